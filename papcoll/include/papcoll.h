@@ -1,0 +1,234 @@
+/**
+ * @file papcoll.h
+ * @brief papcoll: process-arrival-pattern (PAP) aware MPI collectives.
+ *
+ * The one public header of libpapcoll.  Typical use (Proficz 2020, Fig. 4):
+ *
+ * @code
+ *   papcoll_ctx_t *ctx;  papcoll_site_t *site;
+ *   papcoll_init(MPI_COMM_WORLD, NULL, &ctx);
+ *   papcoll_site_create(ctx, "result", PAPCOLL_OP_GATHER, NULL, &site);
+ *   for (it = 0; it < iters; it++) {
+ *       papcoll_processing_start(site);
+ *       compute_first_half();
+ *       papcoll_edge(site, 0.5);
+ *       compute_second_half();
+ *       papcoll_processing_end(site);
+ *       papcoll_gather(site, sbuf, n, MPI_FLOAT, rbuf, n, MPI_FLOAT, 0);
+ *   }
+ *   papcoll_site_free(&site);
+ *   papcoll_finalize(&ctx);
+ * @endcode
+ *
+ * Every function returns 0 (PAPCOLL_OK) or a negative PAPCOLL_ERR_* code;
+ * papcoll_strerror() names it.  The library never aborts or exits.
+ */
+#ifndef PAPCOLL_H
+#define PAPCOLL_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PAPCOLL_VERSION_MAJOR 0
+#define PAPCOLL_VERSION_MINOR 1
+#define PAPCOLL_VERSION_PATCH 0
+
+/**
+ * Error codes: XX(name, value, message).  One list generates the enum and
+ * papcoll_strerror().
+ */
+#define PAPCOLL_ERRNO_MAP(XX)                                                       \
+    XX(OK, 0, "success")                                                            \
+    XX(INVAL, -1, "invalid argument")                                               \
+    XX(NOMEM, -2, "out of memory")                                                  \
+    XX(MPI, -3, "an MPI call failed")                                               \
+    XX(ALGO, -4, "unknown algorithm name")                                          \
+    XX(PREDICTOR, -5, "unknown or malformed predictor specification")               \
+    XX(CONFIG, -6, "configuration file could not be read or parsed")               \
+    XX(THREAD, -7, "the monitor thread could not be started")                       \
+    XX(DATATYPE, -8, "datatype is not contiguous (only the 'mpi' algorithm takes it)") \
+    XX(TRUNCATE, -9, "message larger than the receive buffer")                      \
+    XX(OP, -10, "call does not match the operation of the call site")              \
+    XX(STATE, -11, "call out of order (e.g. edge without processing start)")
+
+/** Error codes, see PAPCOLL_ERRNO_MAP. */
+typedef enum {
+#define PAPCOLL__ERR_ENUM(name, value, msg) PAPCOLL_ERR_##name = (value),
+    PAPCOLL_ERRNO_MAP(PAPCOLL__ERR_ENUM)
+#undef PAPCOLL__ERR_ENUM
+} papcoll_err_t;
+
+/** Success; the same value as PAPCOLL_ERR_OK. */
+#define PAPCOLL_OK 0
+
+/** Human-readable message for an error code (never NULL). */
+const char *papcoll_strerror(int err);
+
+/** Name of an error code, e.g. "PAPCOLL_ERR_ALGO" (never NULL). */
+const char *papcoll_err_name(int err);
+
+/** Collective operations a call site can perform. */
+typedef enum {
+    PAPCOLL_OP_GATHER = 0,
+    PAPCOLL_OP_SCATTER = 1,
+    PAPCOLL_OP_COUNT
+} papcoll_op_t;
+
+/** Name of an operation ("gather", "scatter"), or "?" when out of range. */
+const char *papcoll_op_name(papcoll_op_t op);
+
+/** Algorithm capability flags (see algos.def). */
+enum {
+    PAPCOLL_F_NEEDS_PAT = 1u << 0,  /**< orders ranks by predicted arrival */
+    PAPCOLL_F_AGREE = 1u << 1,      /**< all ranks must share the plan */
+    PAPCOLL_F_BACKGROUND = 1u << 2, /**< runs partly in the monitor thread */
+    PAPCOLL_F_BASELINE = 1u << 3    /**< the MPI library's own collective */
+};
+
+/** Number of algorithms of an operation. */
+int papcoll_algo_count(papcoll_op_t op);
+
+/** Name of algorithm i (0 <= i < papcoll_algo_count(op)), or NULL. */
+const char *papcoll_algo_name(papcoll_op_t op, int i);
+
+/** One-line summary of algorithm i, or NULL. */
+const char *papcoll_algo_summary(papcoll_op_t op, int i);
+
+/** PAPCOLL_F_* flags of algorithm i, or 0. */
+unsigned papcoll_algo_flags(papcoll_op_t op, int i);
+
+/** Index of the algorithm called name, or PAPCOLL_ERR_ALGO. */
+int papcoll_algo_find(papcoll_op_t op, const char *name);
+
+/**
+ * Writes "name1 name2 ..." (the valid names of op) into buf; returns buf.
+ * Used by programs to print a helpful error for an unknown name.
+ */
+const char *papcoll_algo_list(papcoll_op_t op, char *buf, size_t len);
+
+/** Options of papcoll_init; zero-initialise and set what you need. */
+typedef struct {
+    /** INI file with a [papcoll] section, or NULL (then $PAPCOLL_CONFIG). */
+    const char *config_file;
+    /** Predictor spec (edge, last, sma:K, ewma:A), or NULL (env, config, "edge"). */
+    const char *predictor;
+    /** 1: never start the monitor thread (B* algorithms run as their foreground versions). */
+    int no_monitor;
+    /** 1: do not print warnings to stderr. */
+    int quiet;
+} papcoll_options_t;
+
+/** A papcoll context: one per communicator. */
+typedef struct papcoll_ctx papcoll_ctx_t;
+
+/** A call site: one collective in the program's iteration. */
+typedef struct papcoll_site papcoll_site_t;
+
+/**
+ * Creates a context on comm (collective over comm).  Duplicates comm for
+ * library traffic, reads options (argument > environment > config file >
+ * default), starts the monitor thread when MPI_THREAD_MULTIPLE is available;
+ * without it background algorithms degrade to their foreground versions with
+ * one warning.
+ */
+int papcoll_init(MPI_Comm comm, const papcoll_options_t *opts, papcoll_ctx_t **ctx);
+
+/** Stops the monitor, frees the context (collective); sets *ctx to NULL. */
+int papcoll_finalize(papcoll_ctx_t **ctx);
+
+/** 1 when background algorithms really run in the background. */
+int papcoll_has_monitor(const papcoll_ctx_t *ctx);
+
+/** The predictor spec in use, e.g. "ewma:0.5". */
+const char *papcoll_predictor(const papcoll_ctx_t *ctx);
+
+/**
+ * Creates a call site (collective over the context's communicator: every
+ * rank creates its sites in the same order).  algo is an algorithm name or
+ * NULL; when NULL the choice is $PAPCOLL_GATHER_ALGORITHM /
+ * $PAPCOLL_SCATTER_ALGORITHM, then the config file key gather_algorithm /
+ * scatter_algorithm, then the default (bsls / bsln).  An unknown name returns
+ * PAPCOLL_ERR_ALGO.
+ */
+int papcoll_site_create(papcoll_ctx_t *ctx, const char *name, papcoll_op_t op,
+                        const char *algo, papcoll_site_t **site);
+
+/** Frees a site (collective); sets *site to NULL. */
+int papcoll_site_free(papcoll_site_t **site);
+
+/** Name of the algorithm the site runs (after any degradation). */
+const char *papcoll_site_algo(const papcoll_site_t *site);
+
+/** Index of that algorithm within its operation. */
+int papcoll_site_algo_index(const papcoll_site_t *site);
+
+/** Changes the site's algorithm (collective: same name on all ranks). */
+int papcoll_site_set_algo(papcoll_site_t *site, const char *algo);
+
+/**
+ * PAT monitor API (Proficz 2020, Sect. 3): the computation that precedes
+ * the site's next collective starts, reaches the given fraction of its work,
+ * and ends.  The edge wakes the monitor thread, which estimates this rank's
+ * arrival as start + elapsed / fraction, exchanges the estimates with all
+ * ranks, predicts the arrival pattern, builds the plan and starts the
+ * background part of B* algorithms.  Skipping the edge is allowed: the
+ * collective then triggers the exchange itself and history predictors are used.
+ */
+int papcoll_processing_start(papcoll_site_t *site);
+/** See papcoll_processing_start(); fraction in (0, 1]. */
+int papcoll_edge(papcoll_site_t *site, double fraction);
+/** See papcoll_processing_start(). */
+int papcoll_processing_end(papcoll_site_t *site);
+
+/**
+ * MPI_Gather with the site's algorithm; same arguments and semantics,
+ * including MPI_IN_PLACE as sendbuf at the root.  Results are
+ * byte-identical to MPI_Gather.  Non-"mpi" algorithms need contiguous
+ * datatypes (all predefined ones are).
+ */
+int papcoll_gather(papcoll_site_t *site, const void *sendbuf, int sendcount,
+                   MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                   MPI_Datatype recvtype, int root);
+
+/** MPI_Scatter with the site's algorithm (MPI_IN_PLACE as recvbuf at the root). */
+int papcoll_scatter(papcoll_site_t *site, const void *sendbuf, int sendcount,
+                    MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                    MPI_Datatype recvtype, int root);
+
+/**
+ * Low-level entry with an explicit PAT vector (tests and benchmarks inject
+ * exact, stale or adversarial predictions).  pat[i] is the predicted arrival
+ * of rank i (any time base; only the order matters) and must hold the same
+ * values on every rank for algorithms with PAPCOLL_F_AGREE.  pat == NULL
+ * means "no prediction" (rank order).  Background algorithms run their
+ * background part in the monitor thread from the moment of this call.
+ * Does not use or update the site's predictor.
+ */
+int papcoll_gather_pat(papcoll_site_t *site, const double *pat, const void *sendbuf,
+                       int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       int recvcount, MPI_Datatype recvtype, int root);
+
+/** Scatter counterpart of papcoll_gather_pat(). */
+int papcoll_scatter_pat(papcoll_site_t *site, const double *pat, const void *sendbuf,
+                        int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        int recvcount, MPI_Datatype recvtype, int root);
+
+/** Timing of the last collective on a site, on this rank (MPI_Wtime seconds). */
+typedef struct {
+    double arrival;    /**< entry into the collective */
+    double exit;       /**< return from the collective */
+    double predicted;  /**< predicted arrival offset of this rank (NaN: none) */
+    int plan_iter;     /**< iteration whose exchange produced the plan */
+} papcoll_timing_t;
+
+/** Timing of the site's last collective on this rank. */
+int papcoll_site_last_timing(const papcoll_site_t *site, papcoll_timing_t *t);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PAPCOLL_H */

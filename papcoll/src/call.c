@@ -1,0 +1,203 @@
+/*
+ * Collective entry points: argument checks, MPI_IN_PLACE resolution, plan
+ * and background hand-off, timing.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "papcoll_internal.h"
+
+/* Bytes of count elements of a contiguous datatype, or a negative error. */
+static int type_bytes(papcoll_ctx_t *ctx, MPI_Datatype type, int count, size_t *bytes)
+{
+    MPI_Aint lb, extent, tlb, textent;
+    int size;
+
+    if (count < 0 || type == MPI_DATATYPE_NULL)
+        return PAPCOLL_ERR_INVAL;
+    if (MPI_Type_size(type, &size) != MPI_SUCCESS ||
+        MPI_Type_get_extent(type, &lb, &extent) != MPI_SUCCESS ||
+        MPI_Type_get_true_extent(type, &tlb, &textent) != MPI_SUCCESS)
+        return PAPCOLL_ERR_INVAL;
+    if (tlb != 0 || extent != size || textent != size) {
+        if (!ctx->warned_datatype++)
+            papcoll__warn(ctx, "non-contiguous datatype: use the 'mpi' algorithm");
+        return PAPCOLL_ERR_DATATYPE;
+    }
+    *bytes = (size_t)count * (size_t)size;
+    return PAPCOLL_OK;
+}
+
+static int gather_args(papcoll__args_t *a)
+{
+    papcoll_ctx_t *ctx = a->site->ctx;
+    size_t own;
+    int rc;
+
+    if (a->rank != a->root || a->u_sbuf != MPI_IN_PLACE)
+        a->sbuf = a->u_sbuf;
+    if (a->rank != a->root)
+        return type_bytes(ctx, a->u_stype, a->u_scount, &a->bytes);
+    a->rbuf = a->u_rbuf;
+    if ((rc = type_bytes(ctx, a->u_rtype, a->u_rcount, &a->bytes)) != PAPCOLL_OK)
+        return rc;
+    if (a->sbuf != NULL) {
+        if ((rc = type_bytes(ctx, a->u_stype, a->u_scount, &own)) != PAPCOLL_OK)
+            return rc;
+        if (own != a->bytes)
+            return PAPCOLL_ERR_TRUNCATE;
+    }
+    return PAPCOLL_OK;
+}
+
+static int scatter_args(papcoll__args_t *a)
+{
+    papcoll_ctx_t *ctx = a->site->ctx;
+    size_t own;
+    int rc;
+
+    if (a->rank != a->root || a->u_rbuf != MPI_IN_PLACE)
+        a->rbuf = a->u_rbuf;
+    if (a->rank != a->root)
+        return type_bytes(ctx, a->u_rtype, a->u_rcount, &a->bytes);
+    a->sbuf = a->u_sbuf;
+    if ((rc = type_bytes(ctx, a->u_stype, a->u_scount, &a->bytes)) != PAPCOLL_OK)
+        return rc;
+    if (a->rbuf != NULL) {
+        if ((rc = type_bytes(ctx, a->u_rtype, a->u_rcount, &own)) != PAPCOLL_OK)
+            return rc;
+        if (own != a->bytes)
+            return PAPCOLL_ERR_TRUNCATE;
+    }
+    return PAPCOLL_OK;
+}
+
+/* Explicit PAT vector: plan in this thread, or in the monitor together
+ * with the background part. */
+static int prepare_pat(papcoll_site_t *site, const double *pat, int root)
+{
+    if (site->requested != site->calls)
+        return PAPCOLL_ERR_STATE; /* an edge already queued this call's exchange */
+    if (site->flags & PAPCOLL_F_BACKGROUND) {
+        site->bg_started = 1;
+        site->bg_root = root;
+        return papcoll__request_bg(site, pat, root);
+    }
+    papcoll__plan_from_pat(site, pat);
+    return PAPCOLL_OK;
+}
+
+/* Monitor path: make sure this call's exchange (and background part) is
+ * queued, then wait for the plan if the algorithm needs one. */
+static int prepare_monitor(papcoll_site_t *site, int root)
+{
+    int bg = (site->flags & PAPCOLL_F_BACKGROUND) != 0, rc = PAPCOLL_OK;
+
+    if (site->requested == site->calls) {
+        rc = papcoll__request_exchange(site, NAN, bg ? root : -1);
+        site->bg_started = bg;
+        site->bg_root = root;
+    } else if (bg && !site->bg_started) {
+        rc = papcoll__request_bg(site, NULL, root);
+        site->bg_started = 1;
+        site->bg_root = root;
+    } else if (bg && site->bg_root != root) {
+        return PAPCOLL_ERR_STATE; /* background part already serves another root */
+    }
+    if (rc == PAPCOLL_OK && (site->flags & PAPCOLL_F_NEEDS_PAT))
+        rc = papcoll__wait_plan(site);
+    return rc;
+}
+
+static int prepare(papcoll_site_t *site, int use_pat, const double *pat, int root)
+{
+    if (use_pat)
+        return prepare_pat(site, pat, root);
+    if (site->ctx->has_monitor)
+        return prepare_monitor(site, root);
+    if (site->flags & PAPCOLL_F_NEEDS_PAT) {
+        site->requested++;
+        return papcoll__exchange_inline(site, site->est);
+    }
+    return PAPCOLL_OK;
+}
+
+static void finish(papcoll_site_t *site, const papcoll__args_t *a, double arrival)
+{
+    double now = MPI_Wtime();
+
+    site->timing.arrival = arrival;
+    site->timing.exit = now;
+    site->timing.predicted = (a->plan && a->plan->has_pat) ? a->plan->pred[a->rank] : NAN;
+    site->timing.plan_iter = a->plan ? a->plan->iter : -1;
+    site->last_arrival = arrival;
+    site->last_exit = now;
+    site->last_root = a->root;
+    site->bg_started = 0;
+    site->est = NAN;
+    site->calls++;
+    if (site->requested < site->calls)
+        site->requested = site->calls; /* no exchange belonged to this call */
+}
+
+static int run(papcoll_site_t *site, papcoll_op_t op, int use_pat, const double *pat,
+               papcoll__args_t *a)
+{
+    double arrival = MPI_Wtime();
+    int rc;
+
+    if (site == NULL)
+        return PAPCOLL_ERR_INVAL;
+    if (site->op != op)
+        return PAPCOLL_ERR_OP;
+    a->site = site;
+    a->comm = site->comm;
+    a->rank = site->ctx->rank;
+    a->size = site->ctx->size;
+    if (a->root < 0 || a->root >= a->size)
+        return PAPCOLL_ERR_INVAL;
+    rc = op == PAPCOLL_OP_GATHER ? gather_args(a) : scatter_args(a);
+    if (rc == PAPCOLL_ERR_DATATYPE && (site->flags & PAPCOLL_F_BASELINE))
+        rc = PAPCOLL_OK; /* MPI's own collective takes any datatype */
+    if (rc != PAPCOLL_OK)
+        return rc;
+    if ((rc = prepare(site, use_pat, pat, a->root)) != PAPCOLL_OK)
+        return rc;
+    if (site->flags & (PAPCOLL_F_NEEDS_PAT | PAPCOLL_F_BACKGROUND))
+        a->plan = &site->plan;
+    rc = papcoll__algo_fn_of(op, site->algo)(a);
+    finish(site, a, arrival);
+    return rc;
+}
+
+#define PAPCOLL__ARGS(sb, sc, st, rb, rc_, rt, r)                                     \
+    {.u_sbuf = (sb), .u_scount = (sc), .u_stype = (st), .u_rbuf = (rb), .u_rcount = (rc_), \
+     .u_rtype = (rt), .root = (r)}
+
+int papcoll_gather(papcoll_site_t *site, const void *sbuf, int scount, MPI_Datatype stype,
+                   void *rbuf, int rcount, MPI_Datatype rtype, int root)
+{
+    papcoll__args_t a = PAPCOLL__ARGS(sbuf, scount, stype, rbuf, rcount, rtype, root);
+    return run(site, PAPCOLL_OP_GATHER, 0, NULL, &a);
+}
+
+int papcoll_scatter(papcoll_site_t *site, const void *sbuf, int scount, MPI_Datatype stype,
+                    void *rbuf, int rcount, MPI_Datatype rtype, int root)
+{
+    papcoll__args_t a = PAPCOLL__ARGS(sbuf, scount, stype, rbuf, rcount, rtype, root);
+    return run(site, PAPCOLL_OP_SCATTER, 0, NULL, &a);
+}
+
+int papcoll_gather_pat(papcoll_site_t *site, const double *pat, const void *sbuf, int scount,
+                       MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root)
+{
+    papcoll__args_t a = PAPCOLL__ARGS(sbuf, scount, stype, rbuf, rcount, rtype, root);
+    return run(site, PAPCOLL_OP_GATHER, 1, pat, &a);
+}
+
+int papcoll_scatter_pat(papcoll_site_t *site, const double *pat, const void *sbuf, int scount,
+                        MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root)
+{
+    papcoll__args_t a = PAPCOLL__ARGS(sbuf, scount, stype, rbuf, rcount, rtype, root);
+    return run(site, PAPCOLL_OP_SCATTER, 1, pat, &a);
+}

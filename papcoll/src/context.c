@@ -1,0 +1,191 @@
+/*
+ * Contexts: communicators, options, the monitor thread's lifetime, errors.
+ */
+#include <ini.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "papcoll_internal.h"
+
+const char *papcoll_strerror(int err)
+{
+    switch (err) {
+#define PAPCOLL__ERR_MSG(name, value, msg) \
+    case (value): return msg;
+        PAPCOLL_ERRNO_MAP(PAPCOLL__ERR_MSG)
+#undef PAPCOLL__ERR_MSG
+    default: return "unknown error";
+    }
+}
+
+const char *papcoll_err_name(int err)
+{
+    switch (err) {
+#define PAPCOLL__ERR_NAME(name, value, msg) \
+    case (value): return "PAPCOLL_ERR_" #name;
+        PAPCOLL_ERRNO_MAP(PAPCOLL__ERR_NAME)
+#undef PAPCOLL__ERR_NAME
+    default: return "PAPCOLL_ERR_?";
+    }
+}
+
+int papcoll__mpi_error(int mpirc, const char *file, int line)
+{
+    char msg[MPI_MAX_ERROR_STRING];
+    int len = 0, cls = 0;
+
+    if (getenv("PAPCOLL_DEBUG") != NULL) {
+        MPI_Error_string(mpirc, msg, &len);
+        fprintf(stderr, "papcoll: %s:%d: MPI error: %s\n", file, line, msg);
+    }
+    MPI_Error_class(mpirc, &cls);
+    return cls == MPI_ERR_TRUNCATE ? PAPCOLL_ERR_TRUNCATE : PAPCOLL_ERR_MPI;
+}
+
+void papcoll__warn(papcoll_ctx_t *ctx, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (ctx->quiet || ctx->rank != 0)
+        return;
+    fprintf(stderr, "papcoll: warning: ");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+typedef struct {
+    char gather[32], scatter[32], predictor[32];
+} config_t;
+
+static int on_ini(void *user, const char *section, const char *key, const char *value)
+{
+    config_t *c = user;
+    char *dst = NULL;
+
+    if (strcmp(section, "papcoll") != 0)
+        return 1;
+    if (strcmp(key, "gather_algorithm") == 0)
+        dst = c->gather;
+    else if (strcmp(key, "scatter_algorithm") == 0)
+        dst = c->scatter;
+    else if (strcmp(key, "predictor") == 0)
+        dst = c->predictor;
+    if (dst == NULL)
+        return 0; /* unknown key: an error, not silently dropped */
+    snprintf(dst, 32, "%s", value);
+    return 1;
+}
+
+static const char *first_of(const char *a, const char *b, const char *c, const char *d)
+{
+    if (a != NULL && *a)
+        return a;
+    if (b != NULL && *b)
+        return b;
+    return (c != NULL && *c) ? c : d;
+}
+
+/* Options: argument > environment > config file > default. */
+static int read_options(papcoll_ctx_t *ctx, const papcoll_options_t *o)
+{
+    config_t cfg = {"", "", ""};
+    const char *file = first_of(o->config_file, getenv("PAPCOLL_CONFIG"), NULL, NULL);
+    const char *pred;
+    int rc;
+
+    if (file != NULL && (rc = ini_parse(file, on_ini, &cfg)) != 0) {
+        if (ctx->rank == 0 && !o->quiet)
+            fprintf(stderr, "papcoll: %s: %s\n", file,
+                    rc < 0 ? "cannot open" : "parse error or unknown key in [papcoll]");
+        return PAPCOLL_ERR_CONFIG;
+    }
+    pred = first_of(o->predictor, getenv("PAPCOLL_PREDICTOR"), cfg.predictor, "edge");
+    if (papcoll__pred_parse(pred, &ctx->pred) != PAPCOLL_OK)
+        return PAPCOLL_ERR_PREDICTOR;
+    papcoll__pred_format(&ctx->pred, ctx->pred_text, sizeof(ctx->pred_text));
+    snprintf(ctx->gather_default, sizeof(ctx->gather_default), "%s",
+             first_of(getenv("PAPCOLL_GATHER_ALGORITHM"), cfg.gather, "bsls", NULL));
+    snprintf(ctx->scatter_default, sizeof(ctx->scatter_default), "%s",
+             first_of(getenv("PAPCOLL_SCATTER_ALGORITHM"), cfg.scatter, "bsln", NULL));
+    return PAPCOLL_OK;
+}
+
+static int dup_comm(MPI_Comm comm, MPI_Comm *out)
+{
+    int rc = MPI_Comm_dup(comm, out);
+
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Comm_set_errhandler(*out, MPI_ERRORS_RETURN);
+    return PAPCOLL__ERR(rc);
+}
+
+int papcoll_init(MPI_Comm comm, const papcoll_options_t *opts, papcoll_ctx_t **out)
+{
+    static const papcoll_options_t none;
+    papcoll_ctx_t *ctx;
+    int provided = 0, rc;
+
+    if (out == NULL || comm == MPI_COMM_NULL)
+        return PAPCOLL_ERR_INVAL;
+    *out = NULL;
+    opts = opts ? opts : &none;
+    if ((ctx = calloc(1, sizeof(*ctx))) == NULL)
+        return PAPCOLL_ERR_NOMEM;
+    ctx->comm = ctx->data_comm = ctx->mon_comm = MPI_COMM_NULL;
+    ctx->quiet = opts->quiet;
+    MPI_Comm_rank(comm, &ctx->rank);
+    MPI_Comm_size(comm, &ctx->size);
+    ctx->comm = comm;
+    if ((rc = read_options(ctx, opts)) != PAPCOLL_OK)
+        goto fail;
+    if ((rc = dup_comm(comm, &ctx->data_comm)) != PAPCOLL_OK ||
+        (rc = dup_comm(comm, &ctx->mon_comm)) != PAPCOLL_OK)
+        goto fail;
+    MPI_Query_thread(&provided);
+    ctx->has_monitor = provided == MPI_THREAD_MULTIPLE && !opts->no_monitor;
+    if (!ctx->has_monitor)
+        papcoll__warn(ctx, "%s; background algorithms run as their foreground versions and "
+                      "PAT-sorted ones exchange predictions inside the collective",
+                      opts->no_monitor ? "monitor thread disabled"
+                                       : "MPI_THREAD_MULTIPLE not provided, no monitor thread");
+    else if ((rc = papcoll__monitor_start(ctx)) != PAPCOLL_OK)
+        goto fail;
+    *out = ctx;
+    return PAPCOLL_OK;
+fail:
+    if (ctx->data_comm != MPI_COMM_NULL)
+        MPI_Comm_free(&ctx->data_comm);
+    if (ctx->mon_comm != MPI_COMM_NULL)
+        MPI_Comm_free(&ctx->mon_comm);
+    free(ctx);
+    return rc;
+}
+
+int papcoll_finalize(papcoll_ctx_t **pctx)
+{
+    papcoll_ctx_t *ctx;
+
+    if (pctx == NULL || *pctx == NULL)
+        return PAPCOLL_ERR_INVAL;
+    ctx = *pctx;
+    if (ctx->has_monitor)
+        papcoll__monitor_stop(ctx);
+    MPI_Comm_free(&ctx->data_comm);
+    MPI_Comm_free(&ctx->mon_comm);
+    free(ctx);
+    *pctx = NULL;
+    return PAPCOLL_OK;
+}
+
+int papcoll_has_monitor(const papcoll_ctx_t *ctx)
+{
+    return ctx != NULL && ctx->has_monitor;
+}
+
+const char *papcoll_predictor(const papcoll_ctx_t *ctx)
+{
+    return ctx != NULL ? ctx->pred_text : "?";
+}

@@ -1,0 +1,80 @@
+/*
+ * gather "bsls": Background Sorted Linear Synchronized tree (Proficz 2020,
+ * Fig. 10).  The root's side of SLS runs in the monitor thread as soon as
+ * the plan exists (at the edge), so leaves that finish computing early
+ * deliver their blocks while the root itself is still computing.  The
+ * foreground root only waits and copies the staged blocks into place.
+ *
+ * Flat PAP: as LS.  Late root: max(a0 - a1, r_LS) (Eq. 20).
+ * Memory: the root stages P-1 blocks (reused across calls); the copy costs
+ * N bytes of memcpy at the root.  Only the root uses the order.
+ */
+#include <string.h>
+
+#include "papcoll_internal.h"
+
+/* One leaf: sync, then segment A into its stage; B is posted with room for
+ * one byte more than A (B = bytes - bytes/2) and completes later. */
+static int pull_one(papcoll_site_t *site, int r, MPI_Request *req_b)
+{
+    papcoll__stage_t *st = &site->bg.stage[r];
+    size_t a_len = 0;
+    int rc;
+
+    st->len = 0;
+    st->len_b = 0;
+    if ((rc = papcoll__send_bytes(NULL, 0, r, PAPCOLL__TAG_SYNC, site->comm)) != PAPCOLL_OK ||
+        (rc = papcoll__bg_recv(st, r, PAPCOLL__TAG_SEGA, site->comm, &a_len)) != PAPCOLL_OK ||
+        (rc = papcoll__stage_reserve(st, 2 * a_len + 1)) != PAPCOLL_OK)
+        return rc;
+    return papcoll__irecv_bytes(st->buf + a_len, a_len + 1, r, PAPCOLL__TAG_SEGB, site->comm, req_b);
+}
+
+int papcoll__gather_bsls_bg(papcoll_site_t *site, int root)
+{
+    int P = site->ctx->size, i, r, n = 0, rc = PAPCOLL_OK, got;
+    MPI_Request reqs[P];
+    MPI_Status sts[P];
+    int src[P];
+
+    if (site->ctx->rank != root)
+        return PAPCOLL_OK;
+    for (i = 0; i < P && rc == PAPCOLL_OK; i++) {
+        r = site->plan.order[i];
+        if (r == root)
+            continue;
+        src[n] = r;
+        rc = pull_one(site, r, &reqs[n++]);
+    }
+    if (rc != PAPCOLL_OK)
+        return rc;
+    if ((rc = papcoll__bg_waitall(n, reqs, sts)) != PAPCOLL_OK)
+        return rc;
+    for (i = 0; i < n; i++) {
+        MPI_Get_count(&sts[i], MPI_BYTE, &got);
+        site->bg.stage[src[i]].len_b = (size_t)got;
+    }
+    return PAPCOLL_OK;
+}
+
+int papcoll_gather_bsls(const papcoll__args_t *a)
+{
+    papcoll__stage_t *st;
+    int r, rc;
+
+    if (a->rank != a->root)
+        return papcoll__gather_ls_leaf(a);
+    if (a->sbuf != NULL)
+        papcoll__copy(a->rbuf + (size_t)a->root * a->bytes, a->sbuf, a->bytes);
+    if ((rc = papcoll__wait_bg(a->site)) != PAPCOLL_OK)
+        return rc;
+    for (r = 0; r < a->size; r++) {
+        if (r == a->root)
+            continue;
+        st = &a->site->bg.stage[r];
+        if (st->len != a->bytes / 2 || st->len + st->len_b != a->bytes)
+            return PAPCOLL_ERR_TRUNCATE;
+        papcoll__copy(a->rbuf + (size_t)r * a->bytes, st->buf, a->bytes);
+    }
+    return PAPCOLL_OK;
+}

@@ -1,0 +1,270 @@
+/*
+ * The monitor thread (Proficz 2020, Fig. 3): one per context.  The
+ * application thread queues jobs (exchange at the edge or at the call,
+ * background parts) and waits on ctx->cond for their results; the thread
+ * sleeps on the same condition variable while the queue is empty, so it
+ * costs no CPU between iterations.
+ *
+ * Agreement: the plan is a deterministic function of the exchanged bytes
+ * (the predictor sees only exchanged values; ties are broken by rank), so
+ * every rank derives the same order whatever its local timing.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "papcoll_internal.h"
+#include "sched/sched.h"
+
+struct papcoll__job {
+    papcoll__job_t *next;
+    papcoll_site_t *site;
+    int iter;                     /* call index served */
+    int do_xchg;                  /* run the exchange (rec) */
+    double rec[PAPCOLL__XCHG];
+    double *pat;                  /* explicit PAT vector (owned) or NULL */
+    int bg_root;                  /* >= 0: run the background part for it */
+};
+
+int papcoll__plan_alloc(papcoll__plan_t *plan, int P)
+{
+    plan->iter = -1;
+    plan->has_pat = 0;
+    plan->pred = calloc((size_t)P, sizeof(double));
+    plan->order = calloc((size_t)P, sizeof(int));
+    return (plan->pred && plan->order) ? PAPCOLL_OK : PAPCOLL_ERR_NOMEM;
+}
+
+void papcoll__plan_free(papcoll__plan_t *plan)
+{
+    free(plan->pred);
+    free(plan->order);
+    plan->pred = NULL;
+    plan->order = NULL;
+}
+
+/* Fills the plan from predicted offsets (NULL: no prediction). */
+static void plan_set(papcoll_site_t *site, const double *pred, int iter)
+{
+    int P = site->ctx->size, i;
+
+    for (i = 0; i < P; i++)
+        site->plan.pred[i] = pred ? pred[i] : NAN;
+    papcoll__sort_by_key(P, pred, site->plan.order);
+    site->plan.has_pat = pred != NULL;
+    site->plan.iter = iter;
+}
+
+/* Exchange + predictor update; returns predicted offsets in pred[P]. */
+static int exchange(papcoll_site_t *site, const double *rec, double *pred)
+{
+    int P = site->ctx->size, i, rc;
+    double *col = pred; /* reused as scratch for the arrival column */
+
+    rc = MPI_Allgather(rec, PAPCOLL__XCHG, MPI_DOUBLE, site->xchg, PAPCOLL__XCHG, MPI_DOUBLE,
+                       site->mcomm);
+    if (rc != MPI_SUCCESS)
+        return PAPCOLL__ERR(rc);
+    for (i = 0; i < P; i++)
+        col[i] = site->xchg[i * PAPCOLL__XCHG + PAPCOLL__X_ARRIVAL];
+    papcoll__pred_observe(&site->predictor, col);
+    for (i = 0; i < P; i++)
+        col[i] = site->xchg[i * PAPCOLL__XCHG + PAPCOLL__X_EST];
+    papcoll__pred_predict(&site->predictor, col, pred);
+    return PAPCOLL_OK;
+}
+
+static void fill_rec(papcoll_site_t *site, double est, double *rec)
+{
+    rec[PAPCOLL__X_EST] = est;
+    rec[PAPCOLL__X_ARRIVAL] = site->last_arrival;
+    rec[PAPCOLL__X_EXIT] = site->last_exit;
+    rec[PAPCOLL__X_ITER] = site->calls;
+}
+
+int papcoll__exchange_inline(papcoll_site_t *site, double est)
+{
+    double rec[PAPCOLL__XCHG];
+    double *pred = malloc((size_t)site->ctx->size * sizeof(double));
+    int rc;
+
+    if (pred == NULL)
+        return PAPCOLL_ERR_NOMEM;
+    fill_rec(site, est, rec);
+    rc = exchange(site, rec, pred);
+    plan_set(site, rc == PAPCOLL_OK ? pred : NULL, site->calls);
+    free(pred);
+    return rc;
+}
+
+void papcoll__plan_from_pat(papcoll_site_t *site, const double *pat)
+{
+    plan_set(site, pat, site->calls);
+}
+
+static void run_job(papcoll__job_t *job)
+{
+    papcoll_site_t *site = job->site;
+    papcoll_ctx_t *ctx = site->ctx;
+    double *pred = malloc((size_t)ctx->size * sizeof(double));
+    int ok = 0, rc;
+
+    if (job->do_xchg && pred != NULL)
+        ok = exchange(site, job->rec, pred) == PAPCOLL_OK;
+    pthread_mutex_lock(&ctx->lock);
+    if (job->do_xchg)
+        plan_set(site, ok ? pred : NULL, job->iter);
+    else if (job->pat != NULL)
+        plan_set(site, job->pat, job->iter);
+    pthread_cond_broadcast(&ctx->cond);
+    pthread_mutex_unlock(&ctx->lock);
+    free(pred);
+    if (job->bg_root < 0)
+        return;
+    rc = papcoll__algo_bg_of(site->op, site->algo)(site, job->bg_root);
+    pthread_mutex_lock(&ctx->lock);
+    site->bg.rc = rc;
+    site->bg_iter = job->iter;
+    pthread_cond_broadcast(&ctx->cond);
+    pthread_mutex_unlock(&ctx->lock);
+}
+
+static void *monitor_main(void *arg)
+{
+    papcoll_ctx_t *ctx = arg;
+    papcoll__job_t *job;
+
+    pthread_mutex_lock(&ctx->lock);
+    for (;;) {
+        while (!ctx->stop && ctx->head == NULL)
+            pthread_cond_wait(&ctx->cond, &ctx->lock);
+        if ((job = ctx->head) == NULL)
+            break; /* stop requested and queue drained */
+        ctx->head = job->next;
+        if (ctx->head == NULL)
+            ctx->tail = NULL;
+        pthread_mutex_unlock(&ctx->lock);
+        run_job(job);
+        pthread_mutex_lock(&ctx->lock);
+        job->site->jobs--;
+        pthread_cond_broadcast(&ctx->cond);
+        free(job->pat);
+        free(job);
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    return NULL;
+}
+
+int papcoll__monitor_start(papcoll_ctx_t *ctx)
+{
+    if (pthread_mutex_init(&ctx->lock, NULL) != 0)
+        return PAPCOLL_ERR_THREAD;
+    if (pthread_cond_init(&ctx->cond, NULL) != 0) {
+        pthread_mutex_destroy(&ctx->lock);
+        return PAPCOLL_ERR_THREAD;
+    }
+    if (pthread_create(&ctx->thread, NULL, monitor_main, ctx) != 0) {
+        pthread_cond_destroy(&ctx->cond);
+        pthread_mutex_destroy(&ctx->lock);
+        return PAPCOLL_ERR_THREAD;
+    }
+    return PAPCOLL_OK;
+}
+
+void papcoll__monitor_stop(papcoll_ctx_t *ctx)
+{
+    pthread_mutex_lock(&ctx->lock);
+    ctx->stop = 1;
+    pthread_cond_broadcast(&ctx->cond);
+    pthread_mutex_unlock(&ctx->lock);
+    pthread_join(ctx->thread, NULL);
+    pthread_cond_destroy(&ctx->cond);
+    pthread_mutex_destroy(&ctx->lock);
+}
+
+static int enqueue(papcoll_site_t *site, papcoll__job_t *job)
+{
+    papcoll_ctx_t *ctx = site->ctx;
+
+    job->site = site;
+    job->iter = site->calls;
+    pthread_mutex_lock(&ctx->lock);
+    if (ctx->tail)
+        ctx->tail->next = job;
+    else
+        ctx->head = job;
+    ctx->tail = job;
+    site->jobs++;
+    pthread_cond_broadcast(&ctx->cond);
+    pthread_mutex_unlock(&ctx->lock);
+    return PAPCOLL_OK;
+}
+
+int papcoll__request_exchange(papcoll_site_t *site, double est, int run_bg_root)
+{
+    papcoll__job_t *job = calloc(1, sizeof(*job));
+
+    if (job == NULL)
+        return PAPCOLL_ERR_NOMEM;
+    job->do_xchg = 1;
+    fill_rec(site, est, job->rec);
+    job->bg_root = run_bg_root;
+    site->requested++;
+    return enqueue(site, job);
+}
+
+int papcoll__request_bg(papcoll_site_t *site, const double *pat, int root)
+{
+    papcoll__job_t *job = calloc(1, sizeof(*job));
+    size_t P = (size_t)site->ctx->size;
+
+    if (job == NULL)
+        return PAPCOLL_ERR_NOMEM;
+    if (pat != NULL) {
+        if ((job->pat = malloc(P * sizeof(double))) == NULL) {
+            free(job);
+            return PAPCOLL_ERR_NOMEM;
+        }
+        memcpy(job->pat, pat, P * sizeof(double));
+    }
+    job->bg_root = root;
+    return enqueue(site, job);
+}
+
+int papcoll__wait_plan(papcoll_site_t *site)
+{
+    papcoll_ctx_t *ctx = site->ctx;
+
+    if (!ctx->has_monitor)
+        return PAPCOLL_OK;
+    pthread_mutex_lock(&ctx->lock);
+    while (site->plan.iter != site->calls)
+        pthread_cond_wait(&ctx->cond, &ctx->lock);
+    pthread_mutex_unlock(&ctx->lock);
+    return PAPCOLL_OK;
+}
+
+int papcoll__wait_bg(papcoll_site_t *site)
+{
+    papcoll_ctx_t *ctx = site->ctx;
+    int rc;
+
+    pthread_mutex_lock(&ctx->lock);
+    while (site->bg_iter != site->calls)
+        pthread_cond_wait(&ctx->cond, &ctx->lock);
+    rc = site->bg.rc;
+    pthread_mutex_unlock(&ctx->lock);
+    return rc;
+}
+
+void papcoll__wait_idle(papcoll_site_t *site)
+{
+    papcoll_ctx_t *ctx = site->ctx;
+
+    if (!ctx->has_monitor)
+        return;
+    pthread_mutex_lock(&ctx->lock);
+    while (site->jobs > 0)
+        pthread_cond_wait(&ctx->cond, &ctx->lock);
+    pthread_mutex_unlock(&ctx->lock);
+}

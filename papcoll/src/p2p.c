@@ -1,0 +1,137 @@
+/*
+ * Point-to-point helpers shared by the algorithms.
+ *
+ * Background waits poll with a growing sleep instead of blocking in MPI:
+ * a blocking MPI call spins in the progress engine, and the monitor thread
+ * shares the cores with the computation it is overlapping (Proficz 2020,
+ * Sect. 6 counts that as overhead).  The sleep starts at 2 us and doubles up
+ * to 200 us, so a message that is already there costs no sleep at all.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "papcoll_internal.h"
+
+#define BACKOFF_MIN_NS 2000L
+#define BACKOFF_MAX_NS 200000L
+
+static void backoff(long *ns)
+{
+    struct timespec ts = {0, *ns};
+
+    nanosleep(&ts, NULL);
+    if (*ns < BACKOFF_MAX_NS)
+        *ns *= 2;
+}
+
+static int count_of(size_t bytes, int *count)
+{
+    if (bytes > (size_t)INT_MAX)
+        return PAPCOLL_ERR_INVAL;
+    *count = (int)bytes;
+    return PAPCOLL_OK;
+}
+
+int papcoll__bg_waitall(int n, MPI_Request *reqs, MPI_Status *sts)
+{
+    long ns = BACKOFF_MIN_NS;
+    int done = 0, rc;
+
+    for (;;) {
+        rc = MPI_Testall(n, reqs, &done, sts);
+        if (rc != MPI_SUCCESS)
+            return PAPCOLL__ERR(rc);
+        if (done)
+            return PAPCOLL_OK;
+        backoff(&ns);
+    }
+}
+
+int papcoll__bg_wait(MPI_Request *req)
+{
+    return papcoll__bg_waitall(1, req, MPI_STATUSES_IGNORE);
+}
+
+int papcoll__stage_reserve(papcoll__stage_t *st, size_t bytes)
+{
+    char *p;
+
+    if (bytes <= st->cap)
+        return PAPCOLL_OK;
+    if ((p = realloc(st->buf, bytes)) == NULL)
+        return PAPCOLL_ERR_NOMEM;
+    st->buf = p;
+    st->cap = bytes;
+    return PAPCOLL_OK;
+}
+
+/* Receives one message of unknown size from src into st->buf at offset
+ * st->len (so two segments can be appended); adds its size to *len. */
+int papcoll__bg_recv(papcoll__stage_t *st, int src, int tag, MPI_Comm comm, size_t *len)
+{
+    MPI_Message msg;
+    MPI_Status status;
+    MPI_Request req;
+    long ns = BACKOFF_MIN_NS;
+    int flag = 0, n = 0, rc;
+
+    for (;;) {
+        if ((rc = MPI_Improbe(src, tag, comm, &flag, &msg, &status)) != MPI_SUCCESS)
+            return PAPCOLL__ERR(rc);
+        if (flag)
+            break;
+        backoff(&ns);
+    }
+    MPI_Get_count(&status, MPI_BYTE, &n);
+    if ((rc = papcoll__stage_reserve(st, st->len + (size_t)n)) != PAPCOLL_OK)
+        return rc;
+    if ((rc = MPI_Imrecv(st->buf + st->len, n, MPI_BYTE, &msg, &req)) != MPI_SUCCESS)
+        return PAPCOLL__ERR(rc);
+    if ((rc = papcoll__bg_wait(&req)) != PAPCOLL_OK)
+        return rc;
+    st->len += (size_t)n;
+    if (len != NULL)
+        *len = (size_t)n;
+    return PAPCOLL_OK;
+}
+
+int papcoll__send_bytes(const void *buf, size_t bytes, int dst, int tag, MPI_Comm comm)
+{
+    int n, rc;
+
+    if ((rc = count_of(bytes, &n)) != PAPCOLL_OK)
+        return rc;
+    return PAPCOLL__ERR(MPI_Send(buf, n, MPI_BYTE, dst, tag, comm));
+}
+
+int papcoll__recv_bytes(void *buf, size_t bytes, int src, int tag, MPI_Comm comm)
+{
+    MPI_Status st;
+    int n, got = 0, rc;
+
+    if ((rc = count_of(bytes, &n)) != PAPCOLL_OK)
+        return rc;
+    if ((rc = MPI_Recv(buf, n, MPI_BYTE, src, tag, comm, &st)) != MPI_SUCCESS)
+        return PAPCOLL__ERR(rc);
+    MPI_Get_count(&st, MPI_BYTE, &got);
+    return got == n ? PAPCOLL_OK : PAPCOLL_ERR_TRUNCATE;
+}
+
+int papcoll__irecv_bytes(void *buf, size_t bytes, int src, int tag, MPI_Comm comm, MPI_Request *req)
+{
+    int n, rc;
+
+    if ((rc = count_of(bytes, &n)) != PAPCOLL_OK)
+        return rc;
+    return PAPCOLL__ERR(MPI_Irecv(buf, n, MPI_BYTE, src, tag, comm, req));
+}
+
+int papcoll__isend_bytes(const void *buf, size_t bytes, int dst, int tag, MPI_Comm comm, MPI_Request *req)
+{
+    int n, rc;
+
+    if ((rc = count_of(bytes, &n)) != PAPCOLL_OK)
+        return rc;
+    return PAPCOLL__ERR(MPI_Isend(buf, n, MPI_BYTE, dst, tag, comm, req));
+}

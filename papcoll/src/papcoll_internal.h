@@ -1,0 +1,194 @@
+/*
+ * Internal interfaces of libpapcoll.  Not installed.
+ *
+ * Threads: the application thread calls the public API; one monitor thread
+ * per context runs exchanges and background parts.  They share a site's
+ * state only under ctx->lock (jobs, plan slot, background completion), and
+ * the monitor uses MPI only on the site's monitor communicator and, for
+ * background parts, on the site's data communicator with tags of its own.
+ */
+#ifndef PAPCOLL_INTERNAL_H
+#define PAPCOLL_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "papcoll.h"
+#include "predict.h"
+
+/* Message tags on a site's data communicator. */
+enum {
+    PAPCOLL__TAG_DATA = 1,  /* foreground block transfers */
+    PAPCOLL__TAG_SYNC = 2,  /* linear synchronized: root's "send now" */
+    PAPCOLL__TAG_SEGA = 3,  /* linear synchronized: first segment */
+    PAPCOLL__TAG_SEGB = 4   /* linear synchronized: second segment */
+};
+
+#define PAPCOLL__ERR(rc) ((rc) == MPI_SUCCESS ? PAPCOLL_OK : papcoll__mpi_error((rc), __FILE__, __LINE__))
+
+/* The plan of one collective call: pure data derived from a PAT vector.
+ * Root-dependent tree placements are derived from order[] by the algorithm. */
+typedef struct {
+    int iter;        /* call index it belongs to (-1: none yet) */
+    int has_pat;     /* 0: no prediction, rank order */
+    double *pred;    /* P predicted arrival offsets */
+    int *order;      /* P ranks, earliest predicted arrival first */
+} papcoll__plan_t;
+
+/* Per-source receive buffer of a background part (reused across calls). */
+typedef struct {
+    char *buf;
+    size_t cap;
+    size_t len;      /* bytes received */
+    size_t len_b;    /* linear synchronized: bytes of segment B (after len) */
+} papcoll__stage_t;
+
+/* Result of a background part, read by the foreground after completion. */
+typedef struct {
+    int rc;                  /* 0 or PAPCOLL_ERR_* */
+    papcoll__stage_t *stage; /* P slots, indexed by source rank or vrank */
+} papcoll__bg_t;
+
+typedef struct papcoll__job papcoll__job_t;
+
+struct papcoll_ctx {
+    MPI_Comm comm;        /* user communicator (not owned) */
+    MPI_Comm data_comm;   /* parent of the sites' data communicators */
+    MPI_Comm mon_comm;    /* parent of the sites' monitor communicators */
+    int rank, size;
+    int quiet;
+    int has_monitor;
+    papcoll__predspec_t pred;
+    char pred_text[32];
+    char gather_default[32];
+    char scatter_default[32];
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;  /* jobs queued / jobs done */
+    papcoll__job_t *head, *tail;
+    int stop;
+    int warned_datatype;
+};
+
+struct papcoll_site {
+    papcoll_ctx_t *ctx;
+    char name[64];
+    papcoll_op_t op;
+    int algo;             /* index within op, after degradation */
+    unsigned flags;       /* flags of algo */
+    MPI_Comm comm;        /* data communicator of this site */
+    MPI_Comm mcomm;       /* monitor communicator of this site */
+    papcoll__predictor_t predictor;
+    /* Application thread only. */
+    int calls;            /* collectives completed */
+    int requested;        /* exchanges requested (by an edge or a call) */
+    int bg_started;       /* a background part was queued for the pending call */
+    int bg_root;          /* root the queued background part serves */
+    int last_root;        /* root of the previous call (-1: none) */
+    double t_start;       /* processing start (NaN: not started) */
+    double est;           /* edge estimate of the pending call (NaN: none) */
+    double last_arrival, last_exit;
+    papcoll_timing_t timing;
+    /* Shared with the monitor under ctx->lock. */
+    int jobs;             /* queued or running jobs of this site */
+    int bg_iter;          /* call index whose background part finished */
+    papcoll__plan_t plan;
+    papcoll__bg_t bg;
+    double *xchg;         /* PAPCOLL__XCHG doubles per rank: the last exchange */
+};
+
+/* One rank's contribution to an exchange. */
+enum { PAPCOLL__X_EST, PAPCOLL__X_ARRIVAL, PAPCOLL__X_EXIT, PAPCOLL__X_ITER, PAPCOLL__XCHG };
+
+/* Arguments every algorithm receives: byte blocks, IN_PLACE resolved. */
+typedef struct {
+    papcoll_site_t *site;
+    const papcoll__plan_t *plan; /* NULL for algorithms without NEEDS_PAT */
+    MPI_Comm comm;
+    int rank, size, root;
+    size_t bytes;         /* one rank's block */
+    const char *sbuf;     /* gather: own block (NULL: in place); scatter: root's P blocks */
+    char *rbuf;           /* gather: root's P blocks; scatter: own block (NULL: in place) */
+    /* The user's arguments, for the "mpi" baseline. */
+    const void *u_sbuf;
+    int u_scount;
+    MPI_Datatype u_stype;
+    void *u_rbuf;
+    int u_rcount;
+    MPI_Datatype u_rtype;
+} papcoll__args_t;
+
+typedef int (*papcoll__algo_fn)(const papcoll__args_t *a);
+typedef int (*papcoll__bg_fn)(papcoll_site_t *site, int root);
+
+/* Algorithms: foreground entry of every algorithm, background entry of B*. */
+#define PAPCOLL_ALGO(op, name, flags, fallback, bg, summary) int papcoll_##op##_##name(const papcoll__args_t *a);
+#include "algos.def"
+#undef PAPCOLL_ALGO
+int papcoll__gather_bsls_bg(papcoll_site_t *site, int root);
+int papcoll__gather_bsbn_bg(papcoll_site_t *site, int root);
+int papcoll__scatter_bsln_bg(papcoll_site_t *site, int root);
+int papcoll__scatter_bsbn_bg(papcoll_site_t *site, int root);
+
+/* algo.c: the tables generated from algos.def. */
+papcoll__algo_fn papcoll__algo_fn_of(papcoll_op_t op, int i);
+papcoll__bg_fn papcoll__algo_bg_of(papcoll_op_t op, int i);
+int papcoll__algo_foreground_of(papcoll_op_t op, int i);
+
+/* context.c */
+int papcoll__mpi_error(int mpirc, const char *file, int line);
+void papcoll__warn(papcoll_ctx_t *ctx, const char *fmt, ...);
+
+/* monitor.c */
+int papcoll__monitor_start(papcoll_ctx_t *ctx);
+void papcoll__monitor_stop(papcoll_ctx_t *ctx);
+int papcoll__plan_alloc(papcoll__plan_t *plan, int P);
+void papcoll__plan_free(papcoll__plan_t *plan);
+/* Queue the exchange of the pending call (est: edge estimate or NaN);
+ * run_bg >= 0 also queues the background part for that root. */
+int papcoll__request_exchange(papcoll_site_t *site, double est, int run_bg_root);
+/* Queue the background part of the pending call; with pat != NULL the
+ * plan is built from it first, otherwise the pending exchange's plan is used. */
+int papcoll__request_bg(papcoll_site_t *site, const double *pat, int root);
+/* Exchange in the calling thread (no monitor): collective. */
+int papcoll__exchange_inline(papcoll_site_t *site, double est);
+/* Plan from an explicit PAT vector, in the calling thread. */
+void papcoll__plan_from_pat(papcoll_site_t *site, const double *pat);
+/* Wait until the pending call's plan exists. */
+int papcoll__wait_plan(papcoll_site_t *site);
+/* Wait until the pending call's background part finished; returns its rc. */
+int papcoll__wait_bg(papcoll_site_t *site);
+/* Wait until the monitor has no job of this site. */
+void papcoll__wait_idle(papcoll_site_t *site);
+
+/* p2p.c: transfer helpers shared by the algorithms. */
+int papcoll__bg_wait(MPI_Request *req);
+int papcoll__bg_waitall(int n, MPI_Request *reqs, MPI_Status *sts);
+int papcoll__bg_recv(papcoll__stage_t *st, int src, int tag, MPI_Comm comm, size_t *len);
+int papcoll__stage_reserve(papcoll__stage_t *st, size_t bytes);
+/* memcpy that accepts NULL pointers when n == 0 (count-0 collectives). */
+static inline void papcoll__copy(void *dst, const void *src, size_t n)
+{
+    if (n > 0)
+        memcpy(dst, src, n);
+}
+int papcoll__send_bytes(const void *buf, size_t bytes, int dst, int tag, MPI_Comm comm);
+int papcoll__recv_bytes(void *buf, size_t bytes, int src, int tag, MPI_Comm comm);
+int papcoll__irecv_bytes(void *buf, size_t bytes, int src, int tag, MPI_Comm comm, MPI_Request *req);
+int papcoll__isend_bytes(const void *buf, size_t bytes, int dst, int tag, MPI_Comm comm, MPI_Request *req);
+
+/* Shared engines: one per tree shape, thin wrappers pick plan and placement. */
+int papcoll__gather_ls_leaf(const papcoll__args_t *a);
+int papcoll__gather_ls_engine(const papcoll__args_t *a, const int *order);
+int papcoll__gather_bn_engine(const papcoll__args_t *a, const int *order);
+int papcoll__scatter_lin_root(const papcoll__args_t *a, const int *order);
+int papcoll__scatter_lin_engine(const papcoll__args_t *a, const int *order);
+int papcoll__scatter_bn_root(const papcoll__args_t *a, const int *v2r);
+int papcoll__scatter_bn_engine(const papcoll__args_t *a, const int *order);
+/* vrank maps of a binomial tree (sched.h) in one allocation: v2r then r2v. */
+int *papcoll__bn_maps(int P, int root, const int *order, int gather);
+
+#endif

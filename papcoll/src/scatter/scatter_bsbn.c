@@ -1,0 +1,72 @@
+/*
+ * scatter "bsbn": Background Sorted BiNomial tree (Proficz 2020, Fig. 8).
+ * The tree and placement of sbn; every non-root rank receives its range and
+ * forwards its children's ranges in the monitor thread, so a process that
+ * is still computing does not hold up the data of its subtree.
+ * One late first receiver: max(a1 - a0, r_BN) (Eq. 15).
+ * Memory: span(v) staged blocks per non-root rank (reused), one memcpy.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "papcoll_internal.h"
+#include "sched/sched.h"
+
+static int forward(papcoll_site_t *site, const int *v2r, int v, size_t bytes)
+{
+    int P = site->ctx->size, children[32], nc = papcoll__bn_children(v, P, children), i, rc;
+    const char *buf = site->bg.stage[0].buf;
+    MPI_Request req;
+
+    for (i = 0; i < nc; i++) {
+        rc = papcoll__isend_bytes(buf + (size_t)(children[i] - v) * bytes,
+                                  (size_t)papcoll__bn_span(children[i], P) * bytes, v2r[children[i]],
+                                  PAPCOLL__TAG_DATA, site->comm, &req);
+        if (rc == PAPCOLL_OK)
+            rc = papcoll__bg_wait(&req);
+        if (rc != PAPCOLL_OK)
+            return rc;
+    }
+    return PAPCOLL_OK;
+}
+
+int papcoll__scatter_bsbn_bg(papcoll_site_t *site, int root)
+{
+    int P = site->ctx->size, v, span, rc;
+    int *maps = papcoll__bn_maps(P, root, site->plan.order, 0);
+    papcoll__stage_t *st = &site->bg.stage[0];
+
+    if (maps == NULL)
+        return PAPCOLL_ERR_NOMEM;
+    v = maps[P + site->ctx->rank];
+    span = papcoll__bn_span(v, P);
+    st->len = 0;
+    rc = PAPCOLL_OK;
+    if (v != 0)
+        rc = papcoll__bg_recv(st, maps[papcoll__bn_parent(v)], PAPCOLL__TAG_DATA, site->comm, NULL);
+    if (rc == PAPCOLL_OK && v != 0 && st->len % (size_t)span != 0)
+        rc = PAPCOLL_ERR_TRUNCATE;
+    if (rc == PAPCOLL_OK && v != 0)
+        rc = forward(site, maps, v, st->len / (size_t)span);
+    free(maps);
+    return rc;
+}
+
+int papcoll_scatter_bsbn(const papcoll__args_t *a)
+{
+    int *maps = papcoll__bn_maps(a->size, a->root, a->plan->order, 0), rc;
+    papcoll__stage_t *st = &a->site->bg.stage[0];
+
+    if (maps == NULL)
+        return PAPCOLL_ERR_NOMEM;
+    if (a->rank == a->root)
+        rc = papcoll__scatter_bn_root(a, maps);
+    else if ((rc = papcoll__wait_bg(a->site)) == PAPCOLL_OK) {
+        if (st->len != (size_t)papcoll__bn_span(maps[a->size + a->rank], a->size) * a->bytes)
+            rc = PAPCOLL_ERR_TRUNCATE;
+        else
+            papcoll__copy(a->rbuf, st->buf, a->bytes);
+    }
+    free(maps);
+    return rc;
+}

@@ -1,0 +1,11 @@
+/*
+ * scatter "mpi": the MPI library's MPI_Scatter on the site's communicator,
+ * the baseline every other algorithm is compared (and tested) against.
+ */
+#include "papcoll_internal.h"
+
+int papcoll_scatter_mpi(const papcoll__args_t *a)
+{
+    return PAPCOLL__ERR(MPI_Scatter(a->u_sbuf, a->u_scount, a->u_stype, a->u_rbuf, a->u_rcount,
+                                    a->u_rtype, a->root, a->comm));
+}

@@ -3,6 +3,7 @@
  * and background hand-off, timing.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "papcoll_internal.h"
@@ -94,15 +95,14 @@ static int prepare_monitor(papcoll_site_t *site, int root)
     int bg = (site->flags & PAPCOLL_F_BACKGROUND) != 0, rc = PAPCOLL_OK;
 
     if (site->requested == site->calls) {
-        rc = papcoll__request_exchange(site, NAN, bg ? root : -1);
+        /* the same rule as the edge's, so ranks that missed it agree */
+        site->bg_root = site->last_root >= 0 ? site->last_root : root;
         site->bg_started = bg;
-        site->bg_root = root;
+        rc = papcoll__request_exchange(site, NAN, bg ? site->bg_root : -1);
     } else if (bg && !site->bg_started) {
         rc = papcoll__request_bg(site, NULL, root);
         site->bg_started = 1;
         site->bg_root = root;
-    } else if (bg && site->bg_root != root) {
-        return PAPCOLL_ERR_STATE; /* background part already serves another root */
     }
     if (rc == PAPCOLL_OK && (site->flags & PAPCOLL_F_NEEDS_PAT))
         rc = papcoll__wait_plan(site);
@@ -120,6 +120,30 @@ static int prepare(papcoll_site_t *site, int use_pat, const double *pat, int roo
         return papcoll__exchange_inline(site, site->est);
     }
     return PAPCOLL_OK;
+}
+
+/*
+ * The background part queued at the edge serves the previous call's root.
+ * When the root changed, every rank sees it (root and bg_root are the same
+ * on all ranks): the started collective is completed for the old root with
+ * scratch data, and this call runs as the foreground counterpart.
+ */
+static int drain_old_root(papcoll_site_t *site, const papcoll__args_t *a, int *algo)
+{
+    papcoll__args_t d = *a;
+    size_t all = (size_t)a->size * a->bytes;
+    char *scratch = calloc(all + a->bytes + 1, 1);
+    int rc;
+
+    if (scratch == NULL)
+        return PAPCOLL_ERR_NOMEM;
+    d.root = site->bg_root; /* P blocks in [0, all), one block after them */
+    d.sbuf = site->op == PAPCOLL_OP_GATHER ? scratch + all : scratch;
+    d.rbuf = site->op == PAPCOLL_OP_GATHER ? scratch : scratch + all;
+    rc = papcoll__algo_fn_of(site->op, site->algo)(&d);
+    free(scratch);
+    *algo = papcoll__algo_foreground_of(site->op, site->algo);
+    return rc;
 }
 
 static void finish(papcoll_site_t *site, const papcoll__args_t *a, double arrival)
@@ -144,7 +168,7 @@ static int run(papcoll_site_t *site, papcoll_op_t op, int use_pat, const double 
                papcoll__args_t *a)
 {
     double arrival = MPI_Wtime();
-    int rc;
+    int rc, algo;
 
     if (site == NULL)
         return PAPCOLL_ERR_INVAL;
@@ -165,7 +189,11 @@ static int run(papcoll_site_t *site, papcoll_op_t op, int use_pat, const double 
         return rc;
     if (site->flags & (PAPCOLL_F_NEEDS_PAT | PAPCOLL_F_BACKGROUND))
         a->plan = &site->plan;
-    rc = papcoll__algo_fn_of(op, site->algo)(a);
+    algo = site->algo;
+    if (site->bg_started && site->bg_root != a->root)
+        rc = drain_old_root(site, a, &algo);
+    if (rc == PAPCOLL_OK)
+        rc = papcoll__algo_fn_of(op, algo)(a);
     finish(site, a, arrival);
     return rc;
 }

@@ -217,7 +217,27 @@ int papcoll_scatter_pat(papcoll_site_t *site, const double *pat, const void *sen
                         int sendcount, MPI_Datatype sendtype, void *recvbuf,
                         int recvcount, MPI_Datatype recvtype, int root);
 
-/** Timing of the last collective on a site, on this rank (MPI_Wtime seconds). */
+/**
+ * The global clock: every rank's CLOCK_MONOTONIC moved onto rank 0's time
+ * base at papcoll_init (exact within a node; ping-pong with minimum round
+ * trip between nodes).  All papcoll timestamps use it.
+ */
+typedef struct {
+    double offset;  /**< this rank's clock minus rank 0's (s) */
+    double error;   /**< bound on |error of offset|: half the best round trip (s) */
+    double max_abs; /**< max |offset| over all ranks */
+    double max_err; /**< max error over all ranks */
+    int nodes;      /**< shared-memory nodes found */
+    int global;     /**< 1: MPI_WTIME_IS_GLOBAL, nothing measured */
+} papcoll_clock_t;
+
+/** Current time on the global time base (seconds). */
+double papcoll_wtime(const papcoll_ctx_t *ctx);
+
+/** The clock synchronisation of a context. */
+int papcoll_clock_info(const papcoll_ctx_t *ctx, papcoll_clock_t *out);
+
+/** Timing of the last collective on a site, on this rank (papcoll_wtime seconds). */
 typedef struct {
     double arrival;    /**< entry into the collective */
     double exit;       /**< return from the collective */

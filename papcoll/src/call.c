@@ -148,7 +148,7 @@ static int drain_old_root(papcoll_site_t *site, const papcoll__args_t *a, int *a
 
 static void finish(papcoll_site_t *site, const papcoll__args_t *a, double arrival)
 {
-    double now = MPI_Wtime();
+    double now = papcoll__now(site->ctx);
 
     site->timing.arrival = arrival;
     site->timing.exit = now;
@@ -167,11 +167,12 @@ static void finish(papcoll_site_t *site, const papcoll__args_t *a, double arriva
 static int run(papcoll_site_t *site, papcoll_op_t op, int use_pat, const double *pat,
                papcoll__args_t *a)
 {
-    double arrival = MPI_Wtime();
+    double arrival;
     int rc, algo;
 
     if (site == NULL)
         return PAPCOLL_ERR_INVAL;
+    arrival = papcoll__now(site->ctx);
     if (site->op != op)
         return PAPCOLL_ERR_OP;
     a->site = site;

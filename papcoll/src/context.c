@@ -144,6 +144,8 @@ int papcoll_init(MPI_Comm comm, const papcoll_options_t *opts, papcoll_ctx_t **o
     if ((rc = dup_comm(comm, &ctx->data_comm)) != PAPCOLL_OK ||
         (rc = dup_comm(comm, &ctx->mon_comm)) != PAPCOLL_OK)
         goto fail;
+    if ((rc = papcoll__clock_init(ctx)) != PAPCOLL_OK)
+        goto fail;
     MPI_Query_thread(&provided);
     ctx->has_monitor = provided == MPI_THREAD_MULTIPLE && !opts->no_monitor;
     if (!ctx->has_monitor)

@@ -71,6 +71,7 @@ struct papcoll_ctx {
     papcoll__job_t *head, *tail;
     int stop;
     int warned_datatype;
+    papcoll_clock_t clock;
 };
 
 struct papcoll_site {
@@ -141,6 +142,11 @@ int papcoll__algo_foreground_of(papcoll_op_t op, int i);
 /* context.c */
 int papcoll__mpi_error(int mpirc, const char *file, int line);
 void papcoll__warn(papcoll_ctx_t *ctx, const char *fmt, ...);
+
+/* clock.c */
+double papcoll__mono(void);
+double papcoll__now(const papcoll_ctx_t *ctx);
+int papcoll__clock_init(papcoll_ctx_t *ctx);
 
 /* monitor.c */
 int papcoll__monitor_start(papcoll_ctx_t *ctx);

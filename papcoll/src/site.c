@@ -132,7 +132,7 @@ int papcoll_processing_start(papcoll_site_t *site)
 {
     if (site == NULL)
         return PAPCOLL_ERR_INVAL;
-    site->t_start = MPI_Wtime();
+    site->t_start = papcoll__now(site->ctx);
     return PAPCOLL_OK;
 }
 
@@ -149,7 +149,7 @@ int papcoll_edge(papcoll_site_t *site, double fraction)
         return PAPCOLL_ERR_STATE;
     if (site->requested != site->calls || !isnan(site->est))
         return PAPCOLL_OK; /* first edge of the iteration only */
-    now = MPI_Wtime();
+    now = papcoll__now(site->ctx);
     est = site->t_start + (now - site->t_start) / fraction;
     site->est = est;
     if (!site->ctx->has_monitor)

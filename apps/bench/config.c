@@ -28,6 +28,7 @@ enum {
     O_PREDICTOR,
     O_CONFIG,
     O_NO_MONITOR,
+    O_NO_BIND,
     O_QUIET,
     O_HELP,
     O_COUNT
@@ -52,6 +53,7 @@ static const cli_option_t option_table[O_COUNT] = {
     [O_PREDICTOR] = {"predictor", "SPEC", "PAT predictor: edge, last, sma:K, ewma:A (default: library's)"},
     [O_CONFIG] = {"config", "FILE", "papcoll INI file with a [papcoll] section (default $PAPCOLL_CONFIG)"},
     [O_NO_MONITOR] = {"no-monitor", NULL, "no monitor thread (B* algorithms run in the foreground)"},
+    [O_NO_BIND] = {"no-bind", NULL, "do not bind the receive buffer (background parts stage and copy)"},
     [O_QUIET] = {"quiet", NULL, "no progress lines on stderr"},
     [O_HELP] = {"help", NULL, "this text"},
 };
@@ -258,6 +260,7 @@ static int parse_run(const cli_option_t *o, bench_config_t *cfg, char *err, size
     cfg->out_dir = o[O_OUT].value;
     cfg->predictor = o[O_PREDICTOR].value;
     cfg->no_monitor = o[O_NO_MONITOR].value != NULL;
+    cfg->no_bind = o[O_NO_BIND].value != NULL;
     cfg->quiet = o[O_QUIET].value != NULL;
     return rc;
 }

@@ -37,6 +37,7 @@ typedef struct {
     const char *predictor;   /* NULL: the library's choice */
     const char *config_file; /* papcoll INI file, NULL: $PAPCOLL_CONFIG */
     int no_monitor;
+    int no_bind;             /* 1: do not papcoll_site_bind_recv() the receive buffer */
     int quiet;
     int nprocs;
 } bench_config_t;

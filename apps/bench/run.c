@@ -129,6 +129,8 @@ static int start_papcoll(bench_t *b)
 
         snprintf(name, sizeof name, "papbench-%s", algo);
         rc = papcoll_site_create(b->ctx, name, c->op, algo, &b->res[a].site);
+        if (rc == PAPCOLL_OK && !c->no_bind && (c->op == PAPCOLL_OP_GATHER) == (b->rank == c->root))
+            rc = papcoll_site_bind_recv(b->res[a].site, b->recvbuf, (int)c->block, mpi_type(c->type));
         if (rc != PAPCOLL_OK) {
             fprintf(stderr, "papbench: rank %d: papcoll_site_create(%s): %s\n", b->rank, algo,
                     papcoll_strerror(rc));

@@ -157,6 +157,20 @@ const char *papcoll_predictor(const papcoll_ctx_t *ctx);
 int papcoll_site_create(papcoll_ctx_t *ctx, const char *name, papcoll_op_t op,
                         const char *algo, papcoll_site_t **site);
 
+/**
+ * Binds the receive buffer the site's future calls will use (gather: the
+ * root's recvbuf; scatter: a non-root rank's recvbuf), like the buffers of an
+ * MPI persistent collective.  Background algorithms then receive straight
+ * into it from the edge on instead of staging and copying at the call; the
+ * application must not read or write it between papcoll_edge() and the
+ * return of the collective.  Local (not collective); recvbuf == NULL unbinds.
+ * A call with another buffer or count still works: the data is copied from
+ * the bound buffer (and a different size returns PAPCOLL_ERR_TRUNCATE).
+ * Needs a contiguous datatype (PAPCOLL_ERR_DATATYPE otherwise).
+ */
+int papcoll_site_bind_recv(papcoll_site_t *site, void *recvbuf, int recvcount,
+                           MPI_Datatype recvtype);
+
 /** Frees a site (collective); sets *site to NULL. */
 int papcoll_site_free(papcoll_site_t **site);
 

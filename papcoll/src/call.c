@@ -9,7 +9,7 @@
 #include "papcoll_internal.h"
 
 /* Bytes of count elements of a contiguous datatype, or a negative error. */
-static int type_bytes(papcoll_ctx_t *ctx, MPI_Datatype type, int count, size_t *bytes)
+int papcoll__type_bytes(papcoll_ctx_t *ctx, MPI_Datatype type, int count, size_t *bytes)
 {
     MPI_Aint lb, extent, tlb, textent;
     int size;
@@ -38,12 +38,12 @@ static int gather_args(papcoll__args_t *a)
     if (a->rank != a->root || a->u_sbuf != MPI_IN_PLACE)
         a->sbuf = a->u_sbuf;
     if (a->rank != a->root)
-        return type_bytes(ctx, a->u_stype, a->u_scount, &a->bytes);
+        return papcoll__type_bytes(ctx, a->u_stype, a->u_scount, &a->bytes);
     a->rbuf = a->u_rbuf;
-    if ((rc = type_bytes(ctx, a->u_rtype, a->u_rcount, &a->bytes)) != PAPCOLL_OK)
+    if ((rc = papcoll__type_bytes(ctx, a->u_rtype, a->u_rcount, &a->bytes)) != PAPCOLL_OK)
         return rc;
     if (a->sbuf != NULL) {
-        if ((rc = type_bytes(ctx, a->u_stype, a->u_scount, &own)) != PAPCOLL_OK)
+        if ((rc = papcoll__type_bytes(ctx, a->u_stype, a->u_scount, &own)) != PAPCOLL_OK)
             return rc;
         if (own != a->bytes)
             return PAPCOLL_ERR_TRUNCATE;
@@ -60,16 +60,33 @@ static int scatter_args(papcoll__args_t *a)
     if (a->rank != a->root || a->u_rbuf != MPI_IN_PLACE)
         a->rbuf = a->u_rbuf;
     if (a->rank != a->root)
-        return type_bytes(ctx, a->u_rtype, a->u_rcount, &a->bytes);
+        return papcoll__type_bytes(ctx, a->u_rtype, a->u_rcount, &a->bytes);
     a->sbuf = a->u_sbuf;
-    if ((rc = type_bytes(ctx, a->u_stype, a->u_scount, &a->bytes)) != PAPCOLL_OK)
+    if ((rc = papcoll__type_bytes(ctx, a->u_stype, a->u_scount, &a->bytes)) != PAPCOLL_OK)
         return rc;
     if (a->rbuf != NULL) {
-        if ((rc = type_bytes(ctx, a->u_rtype, a->u_rcount, &own)) != PAPCOLL_OK)
+        if ((rc = papcoll__type_bytes(ctx, a->u_rtype, a->u_rcount, &own)) != PAPCOLL_OK)
             return rc;
         if (own != a->bytes)
             return PAPCOLL_ERR_TRUNCATE;
     }
+    return PAPCOLL_OK;
+}
+
+int papcoll_site_bind_recv(papcoll_site_t *site, void *recvbuf, int recvcount, MPI_Datatype recvtype)
+{
+    size_t bytes = 0;
+    int rc;
+
+    if (site == NULL)
+        return PAPCOLL_ERR_INVAL;
+    if (site->requested != site->calls || site->bg_started)
+        return PAPCOLL_ERR_STATE; /* a background part may be using the old binding */
+    papcoll__wait_idle(site);
+    if (recvbuf != NULL && (rc = papcoll__type_bytes(site->ctx, recvtype, recvcount, &bytes)) != PAPCOLL_OK)
+        return rc;
+    site->bound = recvbuf;
+    site->bound_bytes = bytes;
     return PAPCOLL_OK;
 }
 

@@ -99,6 +99,9 @@ struct papcoll_site {
     papcoll__plan_t plan;
     papcoll__bg_t bg;
     double *xchg;         /* PAPCOLL__XCHG doubles per rank: the last exchange */
+    /* Bound receive buffer (papcoll_site_bind_recv), read by background parts. */
+    char *bound;
+    size_t bound_bytes;   /* one rank's block */
 };
 
 /* One rank's contribution to an exchange. */
@@ -188,6 +191,9 @@ int papcoll__isend_bytes(const void *buf, size_t bytes, int dst, int tag, MPI_Co
 
 /* Shared engines: one per tree shape, thin wrappers pick plan and placement. */
 int papcoll__gather_ls_leaf(const papcoll__args_t *a);
+int papcoll__ls_pull(MPI_Comm comm, int r, char *dst, size_t bytes, MPI_Request *req_b, int bg);
+int papcoll__ls_check_b(int n, const MPI_Status *sts, size_t bytes);
+int papcoll__type_bytes(papcoll_ctx_t *ctx, MPI_Datatype type, int count, size_t *bytes);
 int papcoll__gather_ls_engine(const papcoll__args_t *a, const int *order);
 int papcoll__gather_bn_engine(const papcoll__args_t *a, const int *order);
 int papcoll__scatter_lin_root(const papcoll__args_t *a, const int *order);

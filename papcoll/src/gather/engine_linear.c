@@ -29,23 +29,38 @@ int papcoll__gather_ls_leaf(const papcoll__args_t *a)
     return papcoll__send_bytes(a->sbuf + half, a->bytes - half, a->root, PAPCOLL__TAG_SEGB, a->comm);
 }
 
-static int pull_one(const papcoll__args_t *a, int r, MPI_Request *req_b)
+/* Pulls leaf r's block into dst: A is awaited, B is left in *req_b.
+ * In the monitor thread (bg) the wait polls instead of spinning. */
+int papcoll__ls_pull(MPI_Comm comm, int r, char *dst, size_t bytes, MPI_Request *req_b, int bg)
 {
-    size_t half = a->bytes / 2;
-    char *dst = a->rbuf + (size_t)r * a->bytes;
+    size_t half = bytes / 2;
     MPI_Request req_a;
     MPI_Status st;
     int rc, n = 0;
 
-    if ((rc = papcoll__irecv_bytes(dst, half, r, PAPCOLL__TAG_SEGA, a->comm, &req_a)) != PAPCOLL_OK ||
-        (rc = papcoll__send_bytes(NULL, 0, r, PAPCOLL__TAG_SYNC, a->comm)) != PAPCOLL_OK ||
-        (rc = papcoll__irecv_bytes(dst + half, a->bytes - half, r, PAPCOLL__TAG_SEGB, a->comm,
-                                   req_b)) != PAPCOLL_OK)
+    if ((rc = papcoll__irecv_bytes(dst, half, r, PAPCOLL__TAG_SEGA, comm, &req_a)) != PAPCOLL_OK ||
+        (rc = papcoll__send_bytes(NULL, 0, r, PAPCOLL__TAG_SYNC, comm)) != PAPCOLL_OK ||
+        (rc = papcoll__irecv_bytes(dst + half, bytes - half, r, PAPCOLL__TAG_SEGB, comm, req_b)) !=
+            PAPCOLL_OK)
         return rc;
-    if ((rc = MPI_Wait(&req_a, &st)) != MPI_SUCCESS)
-        return PAPCOLL__ERR(rc);
+    rc = bg ? papcoll__bg_waitall(1, &req_a, &st) : PAPCOLL__ERR(MPI_Wait(&req_a, &st));
+    if (rc != PAPCOLL_OK)
+        return rc;
     MPI_Get_count(&st, MPI_BYTE, &n);
     return (size_t)n == half ? PAPCOLL_OK : PAPCOLL_ERR_TRUNCATE;
+}
+
+/* Checks that every segment B of n pulls had the size of a block's second half. */
+int papcoll__ls_check_b(int n, const MPI_Status *sts, size_t bytes)
+{
+    int i, got;
+
+    for (i = 0; i < n; i++) {
+        MPI_Get_count(&sts[i], MPI_BYTE, &got);
+        if ((size_t)got != bytes - bytes / 2)
+            return PAPCOLL_ERR_TRUNCATE;
+    }
+    return PAPCOLL_OK;
 }
 
 /* Root side of LS / SLS: leaves pulled in the given order (NULL: ranks). */
@@ -53,7 +68,7 @@ int papcoll__gather_ls_engine(const papcoll__args_t *a, const int *order)
 {
     MPI_Request reqs[a->size];
     MPI_Status sts[a->size];
-    int i, r, n = 0, rc = PAPCOLL_OK, got;
+    int i, r, n = 0, rc = PAPCOLL_OK;
 
     if (a->rank != a->root)
         return papcoll__gather_ls_leaf(a);
@@ -62,16 +77,11 @@ int papcoll__gather_ls_engine(const papcoll__args_t *a, const int *order)
     for (i = 0; i < a->size && rc == PAPCOLL_OK; i++) {
         r = order ? order[i] : i;
         if (r != a->root)
-            rc = pull_one(a, r, &reqs[n++]);
+            rc = papcoll__ls_pull(a->comm, r, a->rbuf + (size_t)r * a->bytes, a->bytes, &reqs[n++], 0);
     }
     if (rc != PAPCOLL_OK)
         return rc;
     if ((rc = MPI_Waitall(n, reqs, sts)) != MPI_SUCCESS)
         return PAPCOLL__ERR(rc);
-    for (i = 0; i < n; i++) {
-        MPI_Get_count(&sts[i], MPI_BYTE, &got);
-        if ((size_t)got != a->bytes - a->bytes / 2)
-            return PAPCOLL_ERR_TRUNCATE;
-    }
-    return PAPCOLL_OK;
+    return papcoll__ls_check_b(n, sts, a->bytes);
 }

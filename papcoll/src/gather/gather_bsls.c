@@ -3,26 +3,27 @@
  * Fig. 10).  The root's side of SLS runs in the monitor thread as soon as
  * the plan exists (at the edge), so leaves that finish computing early
  * deliver their blocks while the root itself is still computing.  The
- * foreground root only waits and copies the staged blocks into place.
+ * foreground root only waits (and, without a bound buffer, copies the
+ * staged blocks into place).
  *
  * Flat PAP: as LS.  Late root: max(a0 - a1, r_LS) (Eq. 20).
- * Memory: the root stages P-1 blocks (reused across calls); the copy costs
- * N bytes of memcpy at the root.  Only the root uses the order.
+ * Memory: with papcoll_site_bind_recv() none, the blocks land in the bound
+ * buffer; otherwise the root stages P-1 blocks (reused across calls) and
+ * copies N bytes at the call.  Only the root uses the order.
  */
 #include <string.h>
 
 #include "papcoll_internal.h"
 
-/* One leaf: sync, then segment A into its stage; B is posted with room for
- * one byte more than A (B = bytes - bytes/2) and completes later. */
-static int pull_one(papcoll_site_t *site, int r, MPI_Request *req_b)
+/* Staged pull of leaf r: A's size is learnt by probing, B (= A or A + 1
+ * bytes, B = bytes - bytes/2) is posted with room for A + 1. */
+static int pull_staged(papcoll_site_t *site, int r, MPI_Request *req_b)
 {
     papcoll__stage_t *st = &site->bg.stage[r];
     size_t a_len = 0;
     int rc;
 
     st->len = 0;
-    st->len_b = 0;
     if ((rc = papcoll__send_bytes(NULL, 0, r, PAPCOLL__TAG_SYNC, site->comm)) != PAPCOLL_OK ||
         (rc = papcoll__bg_recv(st, r, PAPCOLL__TAG_SEGA, site->comm, &a_len)) != PAPCOLL_OK ||
         (rc = papcoll__stage_reserve(st, 2 * a_len + 1)) != PAPCOLL_OK)
@@ -44,12 +45,14 @@ int papcoll__gather_bsls_bg(papcoll_site_t *site, int root)
         if (r == root)
             continue;
         src[n] = r;
-        rc = pull_one(site, r, &reqs[n++]);
+        rc = site->bound ? papcoll__ls_pull(site->comm, r, site->bound + (size_t)r * site->bound_bytes,
+                                            site->bound_bytes, &reqs[n++], 1)
+                         : pull_staged(site, r, &reqs[n++]);
     }
-    if (rc != PAPCOLL_OK)
-        return rc;
-    if ((rc = papcoll__bg_waitall(n, reqs, sts)) != PAPCOLL_OK)
-        return rc;
+    if (rc == PAPCOLL_OK)
+        rc = papcoll__bg_waitall(n, reqs, sts);
+    if (rc != PAPCOLL_OK || site->bound)
+        return rc != PAPCOLL_OK ? rc : papcoll__ls_check_b(n, sts, site->bound_bytes);
     for (i = 0; i < n; i++) {
         MPI_Get_count(&sts[i], MPI_BYTE, &got);
         site->bg.stage[src[i]].len_b = (size_t)got;
@@ -57,10 +60,35 @@ int papcoll__gather_bsls_bg(papcoll_site_t *site, int root)
     return PAPCOLL_OK;
 }
 
+/* Copies every leaf's block from the bound buffer or its stage into rbuf. */
+static int place(const papcoll__args_t *a)
+{
+    const papcoll_site_t *site = a->site;
+    const papcoll__stage_t *st;
+    int r;
+
+    if (site->bound && site->bound_bytes != a->bytes)
+        return PAPCOLL_ERR_TRUNCATE;
+    for (r = 0; r < a->size; r++) {
+        size_t off = (size_t)r * a->bytes;
+        if (r == a->root)
+            continue;
+        if (site->bound) {
+            if (site->bound != a->rbuf)
+                papcoll__copy(a->rbuf + off, site->bound + off, a->bytes);
+            continue;
+        }
+        st = &site->bg.stage[r];
+        if (st->len != a->bytes / 2 || st->len + st->len_b != a->bytes)
+            return PAPCOLL_ERR_TRUNCATE;
+        papcoll__copy(a->rbuf + off, st->buf, a->bytes);
+    }
+    return PAPCOLL_OK;
+}
+
 int papcoll_gather_bsls(const papcoll__args_t *a)
 {
-    papcoll__stage_t *st;
-    int r, rc;
+    int rc;
 
     if (a->rank != a->root)
         return papcoll__gather_ls_leaf(a);
@@ -68,13 +96,5 @@ int papcoll_gather_bsls(const papcoll__args_t *a)
         papcoll__copy(a->rbuf + (size_t)a->root * a->bytes, a->sbuf, a->bytes);
     if ((rc = papcoll__wait_bg(a->site)) != PAPCOLL_OK)
         return rc;
-    for (r = 0; r < a->size; r++) {
-        if (r == a->root)
-            continue;
-        st = &a->site->bg.stage[r];
-        if (st->len != a->bytes / 2 || st->len + st->len_b != a->bytes)
-            return PAPCOLL_ERR_TRUNCATE;
-        papcoll__copy(a->rbuf + (size_t)r * a->bytes, st->buf, a->bytes);
-    }
-    return PAPCOLL_OK;
+    return place(a);
 }

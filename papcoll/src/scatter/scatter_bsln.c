@@ -3,7 +3,8 @@
  * The root sends as slin; every leaf receives its block in the monitor
  * thread from the edge on, so an early root is never blocked by a leaf that
  * is still computing.  One late first receiver: max(a1 - a0, r_LIN)
- * (Eq. 11).  Memory: one staged block per leaf (reused), one memcpy.
+ * (Eq. 11).  Memory: with papcoll_site_bind_recv() none, the block lands in
+ * the bound buffer; otherwise one staged block per leaf and one memcpy.
  */
 #include <string.h>
 
@@ -12,24 +13,36 @@
 int papcoll__scatter_bsln_bg(papcoll_site_t *site, int root)
 {
     papcoll__stage_t *st = &site->bg.stage[0];
+    MPI_Request req;
+    MPI_Status status;
+    int rc, got = 0;
 
     if (site->ctx->rank == root)
         return PAPCOLL_OK;
     st->len = 0;
-    return papcoll__bg_recv(st, root, PAPCOLL__TAG_DATA, site->comm, NULL);
+    if (!site->bound)
+        return papcoll__bg_recv(st, root, PAPCOLL__TAG_DATA, site->comm, NULL);
+    rc = papcoll__irecv_bytes(site->bound, site->bound_bytes, root, PAPCOLL__TAG_DATA, site->comm, &req);
+    if (rc == PAPCOLL_OK)
+        rc = papcoll__bg_waitall(1, &req, &status);
+    if (rc == PAPCOLL_OK)
+        MPI_Get_count(&status, MPI_BYTE, &got);
+    st->len = (size_t)got;
+    return rc;
 }
 
 int papcoll_scatter_bsln(const papcoll__args_t *a)
 {
-    papcoll__stage_t *st = &a->site->bg.stage[0];
+    const papcoll_site_t *site = a->site;
     int rc;
 
     if (a->rank == a->root)
         return papcoll__scatter_lin_root(a, a->plan->order);
     if ((rc = papcoll__wait_bg(a->site)) != PAPCOLL_OK)
         return rc;
-    if (st->len != a->bytes)
+    if (site->bg.stage[0].len != a->bytes)
         return PAPCOLL_ERR_TRUNCATE;
-    papcoll__copy(a->rbuf, st->buf, a->bytes);
+    if (site->bound != a->rbuf)
+        papcoll__copy(a->rbuf, site->bound ? site->bound : site->bg.stage[0].buf, a->bytes);
     return PAPCOLL_OK;
 }

@@ -94,12 +94,15 @@ int papcoll_site_bind_recv(papcoll_site_t *site, void *recvbuf, int recvcount, M
  * with the background part. */
 static int prepare_pat(papcoll_site_t *site, const double *pat, int root)
 {
+    int rc;
+
     if (site->requested != site->calls)
         return PAPCOLL_ERR_STATE; /* an edge already queued this call's exchange */
     if (site->flags & PAPCOLL_F_BACKGROUND) {
         site->bg_started = 1;
         site->bg_root = root;
-        return papcoll__request_bg(site, pat, root);
+        rc = papcoll__request_bg(site, 1, pat, root);
+        return rc == PAPCOLL_OK ? papcoll__wait_plan(site) : rc; /* the monitor builds it */
     }
     papcoll__plan_from_pat(site, pat);
     return PAPCOLL_OK;
@@ -117,7 +120,7 @@ static int prepare_monitor(papcoll_site_t *site, int root)
         site->bg_started = bg;
         rc = papcoll__request_exchange(site, NAN, bg ? site->bg_root : -1);
     } else if (bg && !site->bg_started) {
-        rc = papcoll__request_bg(site, NULL, root);
+        rc = papcoll__request_bg(site, 0, NULL, root);
         site->bg_started = 1;
         site->bg_root = root;
     }

@@ -153,8 +153,6 @@ int papcoll_init(MPI_Comm comm, const papcoll_options_t *opts, papcoll_ctx_t **o
                       "PAT-sorted ones exchange predictions inside the collective",
                       opts->no_monitor ? "monitor thread disabled"
                                        : "MPI_THREAD_MULTIPLE not provided, no monitor thread");
-    else if ((rc = papcoll__monitor_start(ctx)) != PAPCOLL_OK)
-        goto fail;
     *out = ctx;
     return PAPCOLL_OK;
 fail:
@@ -173,8 +171,6 @@ int papcoll_finalize(papcoll_ctx_t **pctx)
     if (pctx == NULL || *pctx == NULL)
         return PAPCOLL_ERR_INVAL;
     ctx = *pctx;
-    if (ctx->has_monitor)
-        papcoll__monitor_stop(ctx);
     MPI_Comm_free(&ctx->data_comm);
     MPI_Comm_free(&ctx->mon_comm);
     free(ctx);

@@ -1,9 +1,12 @@
 /*
- * The monitor thread (Proficz 2020, Fig. 3): one per context.  The
+ * The monitor thread (Proficz 2020, Fig. 3): one per call site.  The
  * application thread queues jobs (exchange at the edge or at the call,
- * background parts) and waits on ctx->cond for their results; the thread
+ * background parts) and waits on site->cond for their results; the thread
  * sleeps on the same condition variable while the queue is empty, so it
- * costs no CPU between iterations.
+ * costs no CPU between iterations.  One thread per site rather than per
+ * context: a site's exchange waits for every rank's edge or call of that
+ * site, and with a shared thread a rank that reached another site first
+ * would wait for it behind the blocked exchange (a cross-site deadlock).
  *
  * Agreement: the plan is a deterministic function of the exchanged bytes
  * (the predictor sees only exchanged values; ties are broken by rank), so
@@ -22,6 +25,7 @@ struct papcoll__job {
     int iter;                     /* call index served */
     int do_xchg;                  /* run the exchange (rec) */
     double rec[PAPCOLL__XCHG];
+    int set_plan;                 /* build the plan from pat (NULL: rank order) */
     double *pat;                  /* explicit PAT vector (owned) or NULL */
     int bg_root;                  /* >= 0: run the background part for it */
 };
@@ -105,98 +109,99 @@ void papcoll__plan_from_pat(papcoll_site_t *site, const double *pat)
 static void run_job(papcoll__job_t *job)
 {
     papcoll_site_t *site = job->site;
-    papcoll_ctx_t *ctx = site->ctx;
-    double *pred = malloc((size_t)ctx->size * sizeof(double));
+    double *pred = malloc((size_t)site->ctx->size * sizeof(double));
     int ok = 0, rc;
 
     if (job->do_xchg && pred != NULL)
         ok = exchange(site, job->rec, pred) == PAPCOLL_OK;
-    pthread_mutex_lock(&ctx->lock);
+    pthread_mutex_lock(&site->lock);
     if (job->do_xchg)
         plan_set(site, ok ? pred : NULL, job->iter);
-    else if (job->pat != NULL)
+    else if (job->set_plan)
         plan_set(site, job->pat, job->iter);
-    pthread_cond_broadcast(&ctx->cond);
-    pthread_mutex_unlock(&ctx->lock);
+    pthread_cond_broadcast(&site->cond);
+    pthread_mutex_unlock(&site->lock);
     free(pred);
     if (job->bg_root < 0)
         return;
     rc = papcoll__algo_bg_of(site->op, site->algo)(site, job->bg_root);
-    pthread_mutex_lock(&ctx->lock);
+    pthread_mutex_lock(&site->lock);
     site->bg.rc = rc;
     site->bg_iter = job->iter;
-    pthread_cond_broadcast(&ctx->cond);
-    pthread_mutex_unlock(&ctx->lock);
+    pthread_cond_broadcast(&site->cond);
+    pthread_mutex_unlock(&site->lock);
 }
 
 static void *monitor_main(void *arg)
 {
-    papcoll_ctx_t *ctx = arg;
+    papcoll_site_t *site = arg;
     papcoll__job_t *job;
 
-    pthread_mutex_lock(&ctx->lock);
+    pthread_mutex_lock(&site->lock);
     for (;;) {
-        while (!ctx->stop && ctx->head == NULL)
-            pthread_cond_wait(&ctx->cond, &ctx->lock);
-        if ((job = ctx->head) == NULL)
+        while (!site->stop && site->head == NULL)
+            pthread_cond_wait(&site->cond, &site->lock);
+        if ((job = site->head) == NULL)
             break; /* stop requested and queue drained */
-        ctx->head = job->next;
-        if (ctx->head == NULL)
-            ctx->tail = NULL;
-        pthread_mutex_unlock(&ctx->lock);
+        site->head = job->next;
+        if (site->head == NULL)
+            site->tail = NULL;
+        pthread_mutex_unlock(&site->lock);
         run_job(job);
-        pthread_mutex_lock(&ctx->lock);
-        job->site->jobs--;
-        pthread_cond_broadcast(&ctx->cond);
+        pthread_mutex_lock(&site->lock);
+        site->jobs--;
+        pthread_cond_broadcast(&site->cond);
         free(job->pat);
         free(job);
     }
-    pthread_mutex_unlock(&ctx->lock);
+    pthread_mutex_unlock(&site->lock);
     return NULL;
 }
 
-int papcoll__monitor_start(papcoll_ctx_t *ctx)
+int papcoll__monitor_start(papcoll_site_t *site)
 {
-    if (pthread_mutex_init(&ctx->lock, NULL) != 0)
+    if (pthread_mutex_init(&site->lock, NULL) != 0)
         return PAPCOLL_ERR_THREAD;
-    if (pthread_cond_init(&ctx->cond, NULL) != 0) {
-        pthread_mutex_destroy(&ctx->lock);
-        return PAPCOLL_ERR_THREAD;
-    }
-    if (pthread_create(&ctx->thread, NULL, monitor_main, ctx) != 0) {
-        pthread_cond_destroy(&ctx->cond);
-        pthread_mutex_destroy(&ctx->lock);
+    if (pthread_cond_init(&site->cond, NULL) != 0) {
+        pthread_mutex_destroy(&site->lock);
         return PAPCOLL_ERR_THREAD;
     }
+    if (pthread_create(&site->thread, NULL, monitor_main, site) != 0) {
+        pthread_cond_destroy(&site->cond);
+        pthread_mutex_destroy(&site->lock);
+        return PAPCOLL_ERR_THREAD;
+    }
+    site->has_thread = 1;
     return PAPCOLL_OK;
 }
 
-void papcoll__monitor_stop(papcoll_ctx_t *ctx)
+void papcoll__monitor_stop(papcoll_site_t *site)
 {
-    pthread_mutex_lock(&ctx->lock);
-    ctx->stop = 1;
-    pthread_cond_broadcast(&ctx->cond);
-    pthread_mutex_unlock(&ctx->lock);
-    pthread_join(ctx->thread, NULL);
-    pthread_cond_destroy(&ctx->cond);
-    pthread_mutex_destroy(&ctx->lock);
+    if (!site->has_thread)
+        return;
+    pthread_mutex_lock(&site->lock);
+    site->stop = 1;
+    pthread_cond_broadcast(&site->cond);
+    pthread_mutex_unlock(&site->lock);
+    pthread_join(site->thread, NULL);
+    site->has_thread = 0;
+    pthread_cond_destroy(&site->cond);
+    pthread_mutex_destroy(&site->lock);
 }
 
 static int enqueue(papcoll_site_t *site, papcoll__job_t *job)
 {
-    papcoll_ctx_t *ctx = site->ctx;
-
     job->site = site;
     job->iter = site->calls;
-    pthread_mutex_lock(&ctx->lock);
-    if (ctx->tail)
-        ctx->tail->next = job;
+    pthread_mutex_lock(&site->lock);
+    if (site->tail)
+        site->tail->next = job;
     else
-        ctx->head = job;
-    ctx->tail = job;
+        site->head = job;
+    site->tail = job;
     site->jobs++;
-    pthread_cond_broadcast(&ctx->cond);
-    pthread_mutex_unlock(&ctx->lock);
+    pthread_cond_broadcast(&site->cond);
+    pthread_mutex_unlock(&site->lock);
     return PAPCOLL_OK;
 }
 
@@ -213,7 +218,7 @@ int papcoll__request_exchange(papcoll_site_t *site, double est, int run_bg_root)
     return enqueue(site, job);
 }
 
-int papcoll__request_bg(papcoll_site_t *site, const double *pat, int root)
+int papcoll__request_bg(papcoll_site_t *site, int set_plan, const double *pat, int root)
 {
     papcoll__job_t *job = calloc(1, sizeof(*job));
     size_t P = (size_t)site->ctx->size;
@@ -227,44 +232,40 @@ int papcoll__request_bg(papcoll_site_t *site, const double *pat, int root)
         }
         memcpy(job->pat, pat, P * sizeof(double));
     }
+    job->set_plan = set_plan;
     job->bg_root = root;
     return enqueue(site, job);
 }
 
 int papcoll__wait_plan(papcoll_site_t *site)
 {
-    papcoll_ctx_t *ctx = site->ctx;
-
-    if (!ctx->has_monitor)
+    if (!site->has_thread)
         return PAPCOLL_OK;
-    pthread_mutex_lock(&ctx->lock);
+    pthread_mutex_lock(&site->lock);
     while (site->plan.iter != site->calls)
-        pthread_cond_wait(&ctx->cond, &ctx->lock);
-    pthread_mutex_unlock(&ctx->lock);
+        pthread_cond_wait(&site->cond, &site->lock);
+    pthread_mutex_unlock(&site->lock);
     return PAPCOLL_OK;
 }
 
 int papcoll__wait_bg(papcoll_site_t *site)
 {
-    papcoll_ctx_t *ctx = site->ctx;
     int rc;
 
-    pthread_mutex_lock(&ctx->lock);
+    pthread_mutex_lock(&site->lock);
     while (site->bg_iter != site->calls)
-        pthread_cond_wait(&ctx->cond, &ctx->lock);
+        pthread_cond_wait(&site->cond, &site->lock);
     rc = site->bg.rc;
-    pthread_mutex_unlock(&ctx->lock);
+    pthread_mutex_unlock(&site->lock);
     return rc;
 }
 
 void papcoll__wait_idle(papcoll_site_t *site)
 {
-    papcoll_ctx_t *ctx = site->ctx;
-
-    if (!ctx->has_monitor)
+    if (!site->has_thread)
         return;
-    pthread_mutex_lock(&ctx->lock);
+    pthread_mutex_lock(&site->lock);
     while (site->jobs > 0)
-        pthread_cond_wait(&ctx->cond, &ctx->lock);
-    pthread_mutex_unlock(&ctx->lock);
+        pthread_cond_wait(&site->cond, &site->lock);
+    pthread_mutex_unlock(&site->lock);
 }

@@ -2,10 +2,10 @@
  * Internal interfaces of libpapcoll.  Not installed.
  *
  * Threads: the application thread calls the public API; one monitor thread
- * per context runs exchanges and background parts.  They share a site's
- * state only under ctx->lock (jobs, plan slot, background completion), and
- * the monitor uses MPI only on the site's monitor communicator and, for
- * background parts, on the site's data communicator with tags of its own.
+ * per call site runs its exchanges and background parts (one per site, so a
+ * site waiting for its peers never holds up another site's exchange).  They
+ * share a site's state only under site->lock (jobs, plan, background
+ * completion), and a monitor uses MPI only on its site's communicators.
  */
 #ifndef PAPCOLL_INTERNAL_H
 #define PAPCOLL_INTERNAL_H
@@ -60,16 +60,11 @@ struct papcoll_ctx {
     MPI_Comm mon_comm;    /* parent of the sites' monitor communicators */
     int rank, size;
     int quiet;
-    int has_monitor;
+    int has_monitor;      /* sites run monitor threads */
     papcoll__predspec_t pred;
     char pred_text[32];
     char gather_default[32];
     char scatter_default[32];
-    pthread_t thread;
-    pthread_mutex_t lock;
-    pthread_cond_t cond;  /* jobs queued / jobs done */
-    papcoll__job_t *head, *tail;
-    int stop;
     int warned_datatype;
     papcoll_clock_t clock;
 };
@@ -93,7 +88,13 @@ struct papcoll_site {
     double est;           /* edge estimate of the pending call (NaN: none) */
     double last_arrival, last_exit;
     papcoll_timing_t timing;
-    /* Shared with the monitor under ctx->lock. */
+    /* The monitor thread and what it shares under lock. */
+    int has_thread;
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;  /* jobs queued / jobs done */
+    papcoll__job_t *head, *tail;
+    int stop;
     int jobs;             /* queued or running jobs of this site */
     int bg_iter;          /* call index whose background part finished */
     papcoll__plan_t plan;
@@ -152,16 +153,17 @@ double papcoll__now(const papcoll_ctx_t *ctx);
 int papcoll__clock_init(papcoll_ctx_t *ctx);
 
 /* monitor.c */
-int papcoll__monitor_start(papcoll_ctx_t *ctx);
-void papcoll__monitor_stop(papcoll_ctx_t *ctx);
+int papcoll__monitor_start(papcoll_site_t *site);
+void papcoll__monitor_stop(papcoll_site_t *site);
 int papcoll__plan_alloc(papcoll__plan_t *plan, int P);
 void papcoll__plan_free(papcoll__plan_t *plan);
 /* Queue the exchange of the pending call (est: edge estimate or NaN);
  * run_bg >= 0 also queues the background part for that root. */
 int papcoll__request_exchange(papcoll_site_t *site, double est, int run_bg_root);
-/* Queue the background part of the pending call; with pat != NULL the
- * plan is built from it first, otherwise the pending exchange's plan is used. */
-int papcoll__request_bg(papcoll_site_t *site, const double *pat, int root);
+/* Queue the background part of the pending call; with set_plan the plan is
+ * built from pat first (NULL: no prediction), otherwise the pending
+ * exchange's plan is used. */
+int papcoll__request_bg(papcoll_site_t *site, int set_plan, const double *pat, int root);
 /* Exchange in the calling thread (no monitor): collective. */
 int papcoll__exchange_inline(papcoll_site_t *site, double est);
 /* Plan from an explicit PAT vector, in the calling thread. */

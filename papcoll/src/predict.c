@@ -57,7 +57,7 @@ void papcoll__pred_format(const papcoll__predspec_t *spec, char *buf, int len)
     case PAPCOLL__PRED_EDGE: snprintf(buf, (size_t)len, "edge"); break;
     case PAPCOLL__PRED_LAST: snprintf(buf, (size_t)len, "last"); break;
     case PAPCOLL__PRED_SMA: snprintf(buf, (size_t)len, "sma:%d", spec->k); break;
-    case PAPCOLL__PRED_EWMA: snprintf(buf, (size_t)len, "ewma:%g", spec->alpha); break;
+    case PAPCOLL__PRED_EWMA: snprintf(buf, (size_t)len, "ewma:%.17g", spec->alpha); break;
     }
 }
 
@@ -69,7 +69,8 @@ int papcoll__pred_init(papcoll__predictor_t *p, const papcoll__predspec_t *spec,
     p->cap = spec->kind == PAPCOLL__PRED_SMA ? spec->k : 1;
     p->hist = calloc((size_t)p->cap * (size_t)P, sizeof(double));
     p->ewma = calloc((size_t)P, sizeof(double));
-    if (p->hist == NULL || p->ewma == NULL) {
+    p->tmp = calloc((size_t)P, sizeof(double));
+    if (p->hist == NULL || p->ewma == NULL || p->tmp == NULL) {
         papcoll__pred_free(p);
         return PAPCOLL_ERR_NOMEM;
     }
@@ -80,7 +81,8 @@ void papcoll__pred_free(papcoll__predictor_t *p)
 {
     free(p->hist);
     free(p->ewma);
-    p->hist = p->ewma = NULL;
+    free(p->tmp);
+    p->hist = p->ewma = p->tmp = NULL;
 }
 
 /* Offsets x - min(x) over finite entries; returns 0 when none is finite. */
@@ -104,8 +106,12 @@ void papcoll__pred_observe(papcoll__predictor_t *p, const double *arrival)
     double *row = p->hist + (size_t)p->head * (size_t)p->P;
     int i;
 
-    if (to_offsets(p->P, arrival, row) != p->P)
+    /* Into scratch first: with one row of history, head is also the newest
+     * row, which an incomplete iteration must not overwrite. */
+    if (to_offsets(p->P, arrival, p->tmp) != p->P)
         return;
+    for (i = 0; i < p->P; i++)
+        row[i] = p->tmp[i];
     for (i = 0; i < p->P; i++)
         p->ewma[i] = p->nhist == 0 ? row[i]
                                    : p->spec.alpha * row[i] + (1 - p->spec.alpha) * p->ewma[i];

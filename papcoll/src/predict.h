@@ -37,6 +37,7 @@ typedef struct {
     int head;      /* next row to overwrite */
     double *hist;  /* cap x P offsets */
     double *ewma;  /* P smoothed offsets */
+    double *tmp;   /* P offsets of the iteration being observed */
 } papcoll__predictor_t;
 
 /* Parses "edge", "last", "sma:K", "ewma:A"; 0 or PAPCOLL_ERR_PREDICTOR. */

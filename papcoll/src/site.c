@@ -43,6 +43,7 @@ static void site_release(papcoll_site_t *site)
 {
     int i;
 
+    papcoll__monitor_stop(site);
     if (site->comm != MPI_COMM_NULL)
         MPI_Comm_free(&site->comm);
     if (site->mcomm != MPI_COMM_NULL)
@@ -83,6 +84,8 @@ int papcoll_site_create(papcoll_ctx_t *ctx, const char *name, papcoll_op_t op,
         goto fail;
     MPI_Comm_set_errhandler(site->comm, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(site->mcomm, MPI_ERRORS_RETURN);
+    if (ctx->has_monitor && (rc = papcoll__monitor_start(site)) != PAPCOLL_OK)
+        goto fail;
     *out = site;
     return PAPCOLL_OK;
 fail:

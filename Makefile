@@ -11,32 +11,66 @@ SAN       ?=
 OUT       ?= .
 OBJ       ?= build/obj
 
-PKGS      := inih
+# Libraries from pkg-config (Debian: libinih-dev libfftw3-dev libhdf5-dev).
+# HDF5's flags are only needed by trace/, the one module that includes hdf5.h.
+PKGS      := inih fftw3f
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS  := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+HDF5_CFLAGS := $(shell pkg-config --cflags hdf5 2>/dev/null)
+HDF5_LIBS := $(shell pkg-config --libs hdf5 2>/dev/null)
 
-CFLAGS    := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -fPIC -pthread \
-             $(OPT) $(SAN) -Ipapcoll/include -Ipapcoll/src -Iapps/common $(PKG_CFLAGS)
+CFLAGS    := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -fPIC -pthread -fopenmp \
+             $(OPT) $(SAN) -Ipapcoll/include -Ipapcoll/src -Iapps/common -Itrace/include \
+             $(PKG_CFLAGS)
 LDFLAGS   := -pthread $(SAN)
-LDLIBS    := $(PKG_LIBS) -lm
+LDLIBS    := $(PKG_LIBS) -lfftw3f_omp $(HDF5_LIBS) -lm
+# libpapcoll itself needs only libinih.
+LIB_LIBS  := $(shell pkg-config --libs inih 2>/dev/null) -lm
 
 LIB_SRC   := $(sort $(wildcard papcoll/src/*.c papcoll/src/*/*.c))
 LIB_OBJ   := $(LIB_SRC:%.c=$(OBJ)/%.o)
-COMMON_SRC := $(sort $(wildcard apps/common/*.c))
-COMMON_OBJ := $(COMMON_SRC:%.c=$(OBJ)/%.o)
-BENCH_SRC := $(sort $(wildcard apps/bench/*.c))
-BENCH_OBJ := $(BENCH_SRC:%.c=$(OBJ)/%.o)
+TRACE_SRC := $(sort $(wildcard trace/src/*.c))
+TRACE_OBJ := $(TRACE_SRC:%.c=$(OBJ)/%.o)
 TEST_SRC  := $(sort $(wildcard tests/*.c))
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(OUT)/build/tests/%)
 
 STATIC    := $(OUT)/lib/libpapcoll.a
 SHARED    := $(OUT)/lib/libpapcoll.so
-BINS      := $(OUT)/bin/papbench
+TRACELIB  := $(OUT)/lib/libpaptrace.a
+
+# Programs: NAME:DIR.  Every .c file of DIR but main.c also goes into the
+# archive $(OBJ)/DIR/libNAME.a, so that tests can link a program's pieces.
+# A program whose directory has no sources yet is left out.
+PROGRAMS  := papbench:apps/bench fft:apps/fft pic:apps/pic paptrace:trace/paptrace \
+             papcoll-sched:apps/sched
+PROG_NAME  = $(word 1,$(subst :, ,$(1)))
+PROG_DIR   = $(word 2,$(subst :, ,$(1)))
+PROGRAMS  := $(foreach p,$(PROGRAMS),$(if $(wildcard $(call PROG_DIR,$(p))/*.c),$(p)))
+BINS      := $(foreach p,$(PROGRAMS),$(OUT)/bin/$(call PROG_NAME,$(p)))
+APP_ARCH  := $(foreach p,$(PROGRAMS),$(OBJ)/$(call PROG_DIR,$(p))/lib$(call PROG_NAME,$(p)).a)
+COMMON_SRC := $(sort $(wildcard apps/common/*.c))
+COMMON_OBJ := $(COMMON_SRC:%.c=$(OBJ)/%.o)
+COMMON_ARCH := $(OBJ)/apps/common/libcommon.a
+ALL_SRC   := $(LIB_SRC) $(TRACE_SRC) $(COMMON_SRC) $(TEST_SRC) \
+             $(foreach p,$(PROGRAMS),$(wildcard $(call PROG_DIR,$(p))/*.c))
+
+# Link order: program pieces, then trace, common, the library, system libraries.
+LINK_LIBS := $(TRACELIB) $(COMMON_ARCH) $(STATIC)
+
+define PROGRAM_RULES
+$(OBJ)/$(2)/lib$(1).a: $(patsubst %.c,$(OBJ)/%.o,$(filter-out $(2)/main.c,$(wildcard $(2)/*.c)))
+	@mkdir -p $$(dir $$@)
+	rm -f $$@ && ar rcs $$@ $$^
+$(OUT)/bin/$(1): $(OBJ)/$(2)/main.o $(OBJ)/$(2)/lib$(1).a $(LINK_LIBS)
+	@mkdir -p $$(dir $$@)
+	$(CC) $(LDFLAGS) -fopenmp -o $$@ $$^ $(LDLIBS)
+endef
+$(foreach p,$(PROGRAMS),$(eval $(call PROGRAM_RULES,$(call PROG_NAME,$(p)),$(call PROG_DIR,$(p)))))
 
 .PHONY: all deps run test tests asan tsan install clean help check-deps
 .DEFAULT_GOAL := all
 
-all: check-deps $(STATIC) $(SHARED) $(BINS) $(TEST_BIN)
+all: check-deps $(STATIC) $(SHARED) $(TRACELIB) $(BINS) $(TEST_BIN)
 
 help:
 	@echo "make            build lib/libpapcoll.{a,so}, bin/papbench, test programs"
@@ -63,15 +97,24 @@ $(STATIC): $(LIB_OBJ)
 
 $(SHARED): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) -shared $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) -shared $(LDFLAGS) -o $@ $^ $(LIB_LIBS)
 
-$(OUT)/bin/papbench: $(BENCH_OBJ) $(COMMON_OBJ) $(STATIC)
+$(TRACELIB): $(TRACE_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	rm -f $@ && ar rcs $@ $^
 
-$(OUT)/build/tests/%: $(OBJ)/tests/%.o $(COMMON_OBJ) $(STATIC)
+$(COMMON_ARCH): $(COMMON_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	rm -f $@ && ar rcs $@ $^
+
+# trace/ alone sees HDF5's headers.
+$(OBJ)/trace/%.o: trace/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(HDF5_CFLAGS) -MMD -MP -c $< -o $@
+
+$(OUT)/build/tests/%: $(OBJ)/tests/%.o $(APP_ARCH) $(LINK_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -fopenmp -o $@ $^ $(LDLIBS)
 
 tests: all
 
@@ -95,10 +138,10 @@ install: all
 	install -m 644 $(STATIC) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(SHARED) $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 papcoll/include/papcoll.h $(DESTDIR)$(PREFIX)/include/
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|0.1.0|' -e 's|@LIBS@|$(PKG_LIBS) -lm|' \
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|0.1.0|' -e 's|@LIBS@|$(LIB_LIBS)|' \
 	    papcoll/papcoll.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/papcoll.pc
 
 clean:
 	rm -rf build lib bin
 
--include $(LIB_OBJ:.o=.d) $(COMMON_OBJ:.o=.d) $(BENCH_OBJ:.o=.d)
+-include $(ALL_SRC:%.c=$(OBJ)/%.d)

@@ -712,7 +712,7 @@ static void iterate_all(papcoll_ctx_t *ctx, run_plan_t rp, int switching, inputs
 static void phase_stress(inputs_t *in, tally_t *t)
 {
     static const char *const preds[] = {"edge", "last", "sma:3", "ewma:0.5"};
-    papcoll_options_t o = {NULL, NULL, 0, 1};
+    papcoll_options_t o = {.quiet = 1};
     papcoll_ctx_t *ctx;
     char phase[64];
     size_t pi;
@@ -744,7 +744,7 @@ static void phase_stress(inputs_t *in, tally_t *t)
  * foreground versions, PAT-sorted ones exchange inside the collective. */
 static void phase_nomon(inputs_t *in, tally_t *t)
 {
-    papcoll_options_t o = {NULL, NULL, 1, 1};
+    papcoll_options_t o = {.no_monitor = 1, .quiet = 1};
     papcoll_ctx_t *ctx;
     papcoll_site_t *site;
     int op, i, rc, bad;
@@ -781,7 +781,7 @@ static void phase_nomon(inputs_t *in, tally_t *t)
  * reverse order), working at the same time: ranks are the sub-communicator's. */
 static void phase_subcomm(inputs_t *in, tally_t *t)
 {
-    papcoll_options_t o = {NULL, NULL, 0, 1};
+    papcoll_options_t o = {.quiet = 1};
     MPI_Comm sub;
     papcoll_ctx_t *ctx;
     tally_t half = {0, 0};
@@ -938,7 +938,7 @@ static void api_unknown_names(papcoll_ctx_t *ctx)
 static void api_env(void)
 {
     static const char *const var[PAPCOLL_OP_COUNT] = {"PAPCOLL_GATHER_ALGORITHM", "PAPCOLL_SCATTER_ALGORITHM"};
-    papcoll_options_t o = {NULL, NULL, 0, 1};
+    papcoll_options_t o = {.quiet = 1};
     int ng = papcoll_algo_count(PAPCOLL_OP_GATHER), ns = papcoll_algo_count(PAPCOLL_OP_SCATTER);
     int k, op, rc, rounds = ng > ns ? ng : ns;
     papcoll_ctx_t *ctx;
@@ -1038,7 +1038,7 @@ static void api_config(void)
     const char *g = papcoll_algo_name(PAPCOLL_OP_GATHER, ng - 1);
     const char *sc = papcoll_algo_name(PAPCOLL_OP_SCATTER, ns > 1 ? 1 : 0);
     const char *g2 = papcoll_algo_name(PAPCOLL_OP_GATHER, ng > 1 ? 1 : 0);
-    papcoll_options_t o = {NULL, NULL, 0, 1};
+    papcoll_options_t o = {.quiet = 1};
     papcoll_ctx_t *ctx = NULL;
     char path[64], bad[64], text[200];
 
@@ -1155,7 +1155,7 @@ static void phase_api(papcoll_ctx_t *ctx, tally_t *t)
     api_config();
     api_misuse(ctx);
     {
-        papcoll_options_t o = {NULL, "sma:0", 0, 1};
+        papcoll_options_t o = {.predictor = "sma:0", .quiet = 1};
         papcoll_ctx_t *bad = NULL;
         rc = papcoll_init(MPI_COMM_WORLD, &o, &bad);
         api_check(rc == PAPCOLL_ERR_PREDICTOR && bad == NULL, "papcoll_init with predictor \"sma:0\"",
@@ -1279,7 +1279,7 @@ static void free_inputs(inputs_t *in)
 int main(int argc, char **argv)
 {
     int provided = 0, rc;
-    papcoll_options_t o = {NULL, NULL, 0, 1};
+    papcoll_options_t o = {.quiet = 1};
     papcoll_ctx_t *ctx = NULL;
     tally_t total = {0, 0}, t;
     inputs_t in;

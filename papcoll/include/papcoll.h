@@ -120,6 +120,10 @@ typedef struct {
     int no_monitor;
     /** 1: do not print warnings to stderr. */
     int quiet;
+    /** Re-estimate the global clock every this many calls of the first site
+     *  created; 0: $PAPCOLL_CLOCK_RESYNC, then config key clock_resync, then
+     *  1000; negative: never. */
+    int clock_resync;
 } papcoll_options_t;
 
 /** A papcoll context: one per communicator. */
@@ -137,7 +141,8 @@ typedef struct papcoll_site papcoll_site_t;
  */
 int papcoll_init(MPI_Comm comm, const papcoll_options_t *opts, papcoll_ctx_t **ctx);
 
-/** Stops the monitor, frees the context (collective); sets *ctx to NULL. */
+/** Frees the context (collective); sets *ctx to NULL.  Every site must be
+ *  freed first (PAPCOLL_ERR_STATE otherwise). */
 int papcoll_finalize(papcoll_ctx_t **ctx);
 
 /** 1 when background algorithms really run in the background. */
@@ -238,6 +243,7 @@ int papcoll_scatter_pat(papcoll_site_t *site, const double *pat, const void *sen
  */
 typedef struct {
     double offset;  /**< this rank's clock minus rank 0's (s) */
+    double drift;   /**< d(offset)/dt (s/s); 0 until re-estimated */
     double error;   /**< bound on |error of offset|: half the best round trip (s) */
     double max_abs; /**< max |offset| over all ranks */
     double max_err; /**< max error over all ranks */
@@ -261,6 +267,67 @@ typedef struct {
 
 /** Timing of the site's last collective on this rank. */
 int papcoll_site_last_timing(const papcoll_site_t *site, papcoll_timing_t *t);
+
+/*
+ * Record sink: how per-call records leave the library (DESIGN.md: papcoll
+ * never includes hdf5.h; trace/ implements a sink).  Each rank timestamps its
+ * own part of every call; the parts travel to rank 0 piggy-backed on the
+ * monitor's next exchange of the site (no extra synchronisation per call),
+ * the last ones at papcoll_site_free.  The sink is called on rank 0 only.
+ */
+
+/** One rank's part of one collective call: global clock seconds, NaN = not called. */
+typedef struct {
+    double compute_start; /**< papcoll_processing_start */
+    double edge;          /**< papcoll_edge */
+    double compute_end;   /**< papcoll_processing_end */
+    double arrival;       /**< entry into the collective */
+    double exit;          /**< return from the collective */
+    double predicted;     /**< predicted arrival offset the plan used (NaN: none) */
+} papcoll_rank_record_t;
+
+/** One collective call of a site, every rank's part. */
+typedef struct {
+    int site_id;          /**< the site's creation index in its context, from 0 */
+    const char *site;     /**< the site's name */
+    papcoll_op_t op;
+    int iter;             /**< call index of the site, from 0 */
+    int algo;             /**< algorithm index: papcoll_algo_name(op, algo) */
+    int root;
+    long long bytes;      /**< one rank's block in bytes */
+    double plan_time;     /**< seconds rank 0 spent predicting and planning (NaN: no plan) */
+    int nranks;
+    const papcoll_rank_record_t *ranks; /**< nranks entries, by rank */
+} papcoll_record_t;
+
+/** The clock state of every rank, at init and after each re-estimation. */
+typedef struct {
+    double when;          /**< global time of the estimate (s) */
+    int nranks;
+    const double *offset; /**< per rank: its clock minus rank 0's (s) */
+    const double *drift;  /**< per rank: d(offset)/dt (s/s) */
+    const double *error;  /**< per rank: bound on the offset's error (s) */
+} papcoll_clock_sample_t;
+
+/**
+ * Callbacks of a sink.  They run on rank 0 in the application thread or in a
+ * monitor thread, never two at a time for one context; the pointers inside
+ * are valid only during the call.  A non-zero return is reported once as a
+ * warning and the sink is dropped.
+ */
+typedef struct {
+    void *arg;
+    int (*record)(void *arg, const papcoll_record_t *rec);
+    int (*clock)(void *arg, const papcoll_clock_sample_t *clk);
+} papcoll_sink_t;
+
+/**
+ * Installs (or with NULL removes) the record sink of a context (collective:
+ * every rank calls it, the sink argument matters on rank 0 only).  While a
+ * sink is installed every call of every site is recorded; the clock callback
+ * runs once at installation with the current estimate.
+ */
+int papcoll_set_sink(papcoll_ctx_t *ctx, const papcoll_sink_t *sink);
 
 #ifdef __cplusplus
 }

@@ -166,7 +166,23 @@ static int drain_old_root(papcoll_site_t *site, const papcoll__args_t *a, int *a
     return rc;
 }
 
-static void finish(papcoll_site_t *site, const papcoll__args_t *a, double arrival)
+/* Every clock_every calls of the context's first site (the same call on
+ * every rank) the clock is re-estimated, in the monitor when there is one.
+ * Without memory for the job it runs here, once the monitor is idle. */
+static void resync_clock(papcoll_site_t *site)
+{
+    papcoll_ctx_t *ctx = site->ctx;
+
+    if (site->id != 0 || ctx->clock_every <= 0 || site->calls % ctx->clock_every != 0)
+        return;
+    if (site->has_thread && papcoll__request_clock(site) == PAPCOLL_OK)
+        return;
+    papcoll__wait_idle(site);
+    if (papcoll__clock_update(ctx) != PAPCOLL_OK)
+        papcoll__warn(ctx, "clock re-estimation failed");
+}
+
+static void finish(papcoll_site_t *site, const papcoll__args_t *a, int algo, double arrival)
 {
     double now = papcoll__now(site->ctx);
 
@@ -174,6 +190,8 @@ static void finish(papcoll_site_t *site, const papcoll__args_t *a, double arriva
     site->timing.exit = now;
     site->timing.predicted = (a->plan && a->plan->has_pat) ? a->plan->pred[a->rank] : NAN;
     site->timing.plan_iter = a->plan ? a->plan->iter : -1;
+    papcoll__record_call(site, a, algo, arrival, now);
+    site->r_cstart = site->r_edge = site->r_cend = NAN;
     site->last_arrival = arrival;
     site->last_exit = now;
     site->last_root = a->root;
@@ -182,6 +200,7 @@ static void finish(papcoll_site_t *site, const papcoll__args_t *a, double arriva
     site->calls++;
     if (site->requested < site->calls)
         site->requested = site->calls; /* no exchange belonged to this call */
+    resync_clock(site);
 }
 
 static int run(papcoll_site_t *site, papcoll_op_t op, int use_pat, const double *pat,
@@ -215,7 +234,7 @@ static int run(papcoll_site_t *site, papcoll_op_t op, int use_pat, const double 
         rc = drain_old_root(site, a, &algo);
     if (rc == PAPCOLL_OK)
         rc = papcoll__algo_fn_of(op, algo)(a);
-    finish(site, a, arrival);
+    finish(site, a, algo, arrival);
     return rc;
 }
 

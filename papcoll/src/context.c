@@ -57,7 +57,7 @@ void papcoll__warn(papcoll_ctx_t *ctx, const char *fmt, ...)
 }
 
 typedef struct {
-    char gather[32], scatter[32], predictor[32];
+    char gather[32], scatter[32], predictor[32], resync[32];
 } config_t;
 
 static int on_ini(void *user, const char *section, const char *key, const char *value)
@@ -73,6 +73,8 @@ static int on_ini(void *user, const char *section, const char *key, const char *
         dst = c->scatter;
     else if (strcmp(key, "predictor") == 0)
         dst = c->predictor;
+    else if (strcmp(key, "clock_resync") == 0)
+        dst = c->resync;
     if (dst == NULL)
         return 0; /* unknown key: an error, not silently dropped */
     snprintf(dst, 32, "%s", value);
@@ -88,10 +90,31 @@ static const char *first_of(const char *a, const char *b, const char *c, const c
     return (c != NULL && *c) ? c : d;
 }
 
+/* clock_resync: option > environment > config file > 1000 calls. */
+static int read_resync(papcoll_ctx_t *ctx, const papcoll_options_t *o, const char *cfg)
+{
+    const char *text = first_of(getenv("PAPCOLL_CLOCK_RESYNC"), cfg, "1000", NULL);
+    char *end;
+    long v;
+
+    if (o->clock_resync != 0) {
+        ctx->clock_every = o->clock_resync > 0 ? o->clock_resync : 0;
+        return PAPCOLL_OK;
+    }
+    v = strtol(text, &end, 10);
+    if (end == text || *end != '\0' || v > 1000000000L) {
+        if (ctx->rank == 0 && !o->quiet)
+            fprintf(stderr, "papcoll: clock_resync '%s' is not a number of calls\n", text);
+        return PAPCOLL_ERR_CONFIG;
+    }
+    ctx->clock_every = v > 0 ? (int)v : 0;
+    return PAPCOLL_OK;
+}
+
 /* Options: argument > environment > config file > default. */
 static int read_options(papcoll_ctx_t *ctx, const papcoll_options_t *o)
 {
-    config_t cfg = {"", "", ""};
+    config_t cfg = {"", "", "", ""};
     const char *file = first_of(o->config_file, getenv("PAPCOLL_CONFIG"), NULL, NULL);
     const char *pred;
     int rc;
@@ -106,6 +129,8 @@ static int read_options(papcoll_ctx_t *ctx, const papcoll_options_t *o)
     if (papcoll__pred_parse(pred, &ctx->pred) != PAPCOLL_OK)
         return PAPCOLL_ERR_PREDICTOR;
     papcoll__pred_format(&ctx->pred, ctx->pred_text, sizeof(ctx->pred_text));
+    if ((rc = read_resync(ctx, o, cfg.resync)) != PAPCOLL_OK)
+        return rc;
     snprintf(ctx->gather_default, sizeof(ctx->gather_default), "%s",
              first_of(getenv("PAPCOLL_GATHER_ALGORITHM"), cfg.gather, "bsls", NULL));
     snprintf(ctx->scatter_default, sizeof(ctx->scatter_default), "%s",
@@ -135,7 +160,12 @@ int papcoll_init(MPI_Comm comm, const papcoll_options_t *opts, papcoll_ctx_t **o
     if ((ctx = calloc(1, sizeof(*ctx))) == NULL)
         return PAPCOLL_ERR_NOMEM;
     ctx->comm = ctx->data_comm = ctx->mon_comm = MPI_COMM_NULL;
+    ctx->clock_comm = ctx->node_comm = ctx->leader_comm = MPI_COMM_NULL;
     ctx->quiet = opts->quiet;
+    if (pthread_mutex_init(&ctx->sink_lock, NULL) != 0) {
+        free(ctx);
+        return PAPCOLL_ERR_THREAD;
+    }
     MPI_Comm_rank(comm, &ctx->rank);
     MPI_Comm_size(comm, &ctx->size);
     ctx->comm = comm;
@@ -146,6 +176,10 @@ int papcoll_init(MPI_Comm comm, const papcoll_options_t *opts, papcoll_ctx_t **o
         goto fail;
     if ((rc = papcoll__clock_init(ctx)) != PAPCOLL_OK)
         goto fail;
+    if (ctx->rank == 0 && (ctx->clock_buf = malloc((size_t)ctx->size * 6 * sizeof(double))) == NULL) {
+        rc = PAPCOLL_ERR_NOMEM;
+        goto fail;
+    }
     MPI_Query_thread(&provided);
     ctx->has_monitor = provided == MPI_THREAD_MULTIPLE && !opts->no_monitor;
     if (!ctx->has_monitor)
@@ -160,6 +194,8 @@ fail:
         MPI_Comm_free(&ctx->data_comm);
     if (ctx->mon_comm != MPI_COMM_NULL)
         MPI_Comm_free(&ctx->mon_comm);
+    papcoll__clock_free(ctx);
+    pthread_mutex_destroy(&ctx->sink_lock);
     free(ctx);
     return rc;
 }
@@ -171,8 +207,13 @@ int papcoll_finalize(papcoll_ctx_t **pctx)
     if (pctx == NULL || *pctx == NULL)
         return PAPCOLL_ERR_INVAL;
     ctx = *pctx;
+    if (ctx->sites != NULL)
+        return PAPCOLL_ERR_STATE; /* free every site first */
     MPI_Comm_free(&ctx->data_comm);
     MPI_Comm_free(&ctx->mon_comm);
+    papcoll__clock_free(ctx);
+    free(ctx->clock_buf);
+    pthread_mutex_destroy(&ctx->sink_lock);
     free(ctx);
     *pctx = NULL;
     return PAPCOLL_OK;

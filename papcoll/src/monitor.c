@@ -28,12 +28,16 @@ struct papcoll__job {
     int set_plan;                 /* build the plan from pat (NULL: rank order) */
     double *pat;                  /* explicit PAT vector (owned) or NULL */
     int bg_root;                  /* >= 0: run the background part for it */
+    papcoll__rec_t *recs;         /* records to ship to rank 0 (owned) or NULL */
+    int nrecs;
+    int clock;                    /* re-estimate the clock */
 };
 
 int papcoll__plan_alloc(papcoll__plan_t *plan, int P)
 {
     plan->iter = -1;
     plan->has_pat = 0;
+    plan->build_time = NAN;
     plan->pred = calloc((size_t)P, sizeof(double));
     plan->order = calloc((size_t)P, sizeof(int));
     return (plan->pred && plan->order) ? PAPCOLL_OK : PAPCOLL_ERR_NOMEM;
@@ -47,8 +51,9 @@ void papcoll__plan_free(papcoll__plan_t *plan)
     plan->order = NULL;
 }
 
-/* Fills the plan from predicted offsets (NULL: no prediction). */
-static void plan_set(papcoll_site_t *site, const double *pred, int iter)
+/* Fills the plan from predicted offsets (NULL: no prediction); t0 is when
+ * the prediction started (the plan's build time runs from there). */
+static void plan_set(papcoll_site_t *site, const double *pred, int iter, double t0)
 {
     int P = site->ctx->size, i;
 
@@ -57,16 +62,19 @@ static void plan_set(papcoll_site_t *site, const double *pred, int iter)
     papcoll__sort_by_key(P, pred, site->plan.order);
     site->plan.has_pat = pred != NULL;
     site->plan.iter = iter;
+    site->plan.build_time = papcoll__mono() - t0;
 }
 
-/* Exchange + predictor update; returns predicted offsets in pred[P]. */
-static int exchange(papcoll_site_t *site, const double *rec, double *pred)
+/* Exchange + predictor update; returns predicted offsets in pred[P] and in
+ * *t0 the time the exchanged data arrived. */
+static int exchange(papcoll_site_t *site, const double *rec, double *pred, double *t0)
 {
     int P = site->ctx->size, i, rc;
     double *col = pred; /* reused as scratch for the arrival column */
 
     rc = MPI_Allgather(rec, PAPCOLL__XCHG, MPI_DOUBLE, site->xchg, PAPCOLL__XCHG, MPI_DOUBLE,
                        site->mcomm);
+    *t0 = papcoll__mono();
     if (rc != MPI_SUCCESS)
         return PAPCOLL__ERR(rc);
     for (i = 0; i < P; i++)
@@ -88,37 +96,47 @@ static void fill_rec(papcoll_site_t *site, double est, double *rec)
 
 int papcoll__exchange_inline(papcoll_site_t *site, double est)
 {
-    double rec[PAPCOLL__XCHG];
+    double rec[PAPCOLL__XCHG], t0;
     double *pred = malloc((size_t)site->ctx->size * sizeof(double));
     int rc;
 
     if (pred == NULL)
         return PAPCOLL_ERR_NOMEM;
     fill_rec(site, est, rec);
-    rc = exchange(site, rec, pred);
-    plan_set(site, rc == PAPCOLL_OK ? pred : NULL, site->calls);
+    rc = exchange(site, rec, pred, &t0);
+    plan_set(site, rc == PAPCOLL_OK ? pred : NULL, site->calls, t0);
     free(pred);
     return rc;
 }
 
 void papcoll__plan_from_pat(papcoll_site_t *site, const double *pat)
 {
-    plan_set(site, pat, site->calls);
+    plan_set(site, pat, site->calls, papcoll__mono());
 }
 
 static void run_job(papcoll__job_t *job)
 {
     papcoll_site_t *site = job->site;
-    double *pred = malloc((size_t)site->ctx->size * sizeof(double));
+    double *pred, t0 = papcoll__mono();
     int ok = 0, rc;
 
+    if (job->recs != NULL) {
+        papcoll__record_ship(site, job->recs, job->nrecs);
+        return;
+    }
+    if (job->clock) {
+        if (papcoll__clock_update(site->ctx) != PAPCOLL_OK)
+            papcoll__warn(site->ctx, "clock re-estimation failed");
+        return;
+    }
+    pred = malloc((size_t)site->ctx->size * sizeof(double));
     if (job->do_xchg && pred != NULL)
-        ok = exchange(site, job->rec, pred) == PAPCOLL_OK;
+        ok = exchange(site, job->rec, pred, &t0) == PAPCOLL_OK;
     pthread_mutex_lock(&site->lock);
     if (job->do_xchg)
-        plan_set(site, ok ? pred : NULL, job->iter);
+        plan_set(site, ok ? pred : NULL, job->iter, t0);
     else if (job->set_plan)
-        plan_set(site, job->pat, job->iter);
+        plan_set(site, job->pat, job->iter, t0);
     pthread_cond_broadcast(&site->cond);
     pthread_mutex_unlock(&site->lock);
     free(pred);
@@ -152,6 +170,7 @@ static void *monitor_main(void *arg)
         site->jobs--;
         pthread_cond_broadcast(&site->cond);
         free(job->pat);
+        free(job->recs);
         free(job);
     }
     pthread_mutex_unlock(&site->lock);
@@ -234,6 +253,31 @@ int papcoll__request_bg(papcoll_site_t *site, int set_plan, const double *pat, i
     }
     job->set_plan = set_plan;
     job->bg_root = root;
+    return enqueue(site, job);
+}
+
+int papcoll__request_ship(papcoll_site_t *site, const papcoll__rec_t *recs, int n)
+{
+    papcoll__job_t *job = calloc(1, sizeof(*job));
+
+    if (job == NULL || (job->recs = malloc((size_t)n * sizeof(*recs))) == NULL) {
+        free(job);
+        return PAPCOLL_ERR_NOMEM;
+    }
+    memcpy(job->recs, recs, (size_t)n * sizeof(*recs));
+    job->nrecs = n;
+    job->bg_root = -1;
+    return enqueue(site, job);
+}
+
+int papcoll__request_clock(papcoll_site_t *site)
+{
+    papcoll__job_t *job = calloc(1, sizeof(*job));
+
+    if (job == NULL)
+        return PAPCOLL_ERR_NOMEM;
+    job->clock = 1;
+    job->bg_root = -1;
     return enqueue(site, job);
 }
 

@@ -36,6 +36,7 @@ typedef struct {
     int has_pat;     /* 0: no prediction, rank order */
     double *pred;    /* P predicted arrival offsets */
     int *order;      /* P ranks, earliest predicted arrival first */
+    double build_time; /* seconds spent predicting and ordering (NaN: no plan) */
 } papcoll__plan_t;
 
 /* Per-source receive buffer of a background part (reused across calls). */
@@ -54,6 +55,17 @@ typedef struct {
 
 typedef struct papcoll__job papcoll__job_t;
 
+/* One rank's record of one call, as shipped to rank 0 (all doubles, so a
+ * batch is one MPI_DOUBLE array).  The per-call fields (iter .. plan_time)
+ * are taken from rank 0's copy. */
+typedef struct {
+    double cstart, edge, cend, arrival, exit, predicted;
+    double iter, algo, root, bytes, plan_time;
+} papcoll__rec_t;
+#define PAPCOLL__REC_DOUBLES ((int)(sizeof(papcoll__rec_t) / sizeof(double)))
+/* Calls per shipment: records reach rank 0 at most this many calls late. */
+#define PAPCOLL__REC_BATCH 16
+
 struct papcoll_ctx {
     MPI_Comm comm;        /* user communicator (not owned) */
     MPI_Comm data_comm;   /* parent of the sites' data communicators */
@@ -66,11 +78,29 @@ struct papcoll_ctx {
     char gather_default[32];
     char scatter_default[32];
     int warned_datatype;
+    /* The global clock (clock.c); clock_lock guards clock and clock_tref. */
     papcoll_clock_t clock;
+    double clock_tref;      /* raw time the offset refers to */
+    pthread_mutex_t clock_lock;
+    int has_clock_lock;
+    int clock_every;        /* re-estimate every this many calls of site 0 (0: never) */
+    MPI_Comm clock_comm, node_comm, leader_comm; /* the re-estimating thread's */
+    double *clock_buf;      /* rank 0: 6 P doubles for the re-estimates' samples */
+    double skew_offset, skew_drift; /* injected by tests (PAPCOLL_TEST_CLOCK_SKEW) */
+    int skewed;
+    papcoll_site_t *sites;  /* every live site (application thread only) */
+    int nsites;             /* sites created so far: the next site's id */
+    int tracing;            /* a sink is installed (on every rank) */
+    /* Rank 0's sink; sink_lock serialises its callbacks across monitors. */
+    pthread_mutex_t sink_lock;
+    papcoll_sink_t sink;
+    int has_sink;
 };
 
 struct papcoll_site {
     papcoll_ctx_t *ctx;
+    papcoll_site_t *next; /* in ctx->sites */
+    int id;               /* creation index in the context */
     char name[64];
     papcoll_op_t op;
     int algo;             /* index within op, after degradation */
@@ -88,6 +118,11 @@ struct papcoll_site {
     double est;           /* edge estimate of the pending call (NaN: none) */
     double last_arrival, last_exit;
     papcoll_timing_t timing;
+    double r_cstart, r_edge, r_cend; /* monitor API times of the pending call */
+    papcoll__rec_t batch[PAPCOLL__REC_BATCH]; /* records not yet shipped */
+    int nbatch;
+    papcoll__rec_t *gathered;      /* rank 0 while tracing: P batches */
+    papcoll_rank_record_t *ranks;  /* rank 0 while tracing: one call's P records */
     /* The monitor thread and what it shares under lock. */
     int has_thread;
     pthread_t thread;
@@ -151,6 +186,10 @@ void papcoll__warn(papcoll_ctx_t *ctx, const char *fmt, ...);
 double papcoll__mono(void);
 double papcoll__now(const papcoll_ctx_t *ctx);
 int papcoll__clock_init(papcoll_ctx_t *ctx);
+/* Re-estimates offset and drift (collective over ctx->clock_comm; one
+ * thread per rank: the first site's monitor, or the application). */
+int papcoll__clock_update(papcoll_ctx_t *ctx);
+void papcoll__clock_free(papcoll_ctx_t *ctx);
 
 /* monitor.c */
 int papcoll__monitor_start(papcoll_site_t *site);
@@ -174,6 +213,24 @@ int papcoll__wait_plan(papcoll_site_t *site);
 int papcoll__wait_bg(papcoll_site_t *site);
 /* Wait until the monitor has no job of this site. */
 void papcoll__wait_idle(papcoll_site_t *site);
+/* Queue the shipment of n records (copied) to rank 0. */
+int papcoll__request_ship(papcoll_site_t *site, const papcoll__rec_t *recs, int n);
+/* Queue a clock re-estimation (the context's first site only). */
+int papcoll__request_clock(papcoll_site_t *site);
+
+/* record.c: per-call records for the sink (DESIGN "trace record shipping"). */
+void papcoll__record_call(papcoll_site_t *site, const papcoll__args_t *a, int algo,
+                          double arrival, double exit);
+/* Collective over site->mcomm: brings n records of every rank to rank 0's sink. */
+int papcoll__record_ship(papcoll_site_t *site, const papcoll__rec_t *recs, int n);
+/* Ships what is batched, in the calling thread (the monitor must be idle). */
+int papcoll__record_flush(papcoll_site_t *site);
+/* Every rank's clock estimate to rank 0's clock callback (collective over
+ * comm; buf: rank 0's 6 P doubles). */
+int papcoll__record_clock(papcoll_ctx_t *ctx, MPI_Comm comm, double *buf);
+/* Rank 0's receive buffers of a site while tracing; freed by record_release. */
+int papcoll__record_alloc(papcoll_site_t *site);
+void papcoll__record_release(papcoll_site_t *site);
 
 /* p2p.c: transfer helpers shared by the algorithms. */
 int papcoll__bg_wait(MPI_Request *req);

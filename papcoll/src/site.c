@@ -39,11 +39,24 @@ static int site_alloc(papcoll_site_t *site, int P)
     return (site->xchg && site->bg.stage) ? PAPCOLL_OK : PAPCOLL_ERR_NOMEM;
 }
 
+/* Unlinks the site from its context's list (when it is in it). */
+static void site_unlink(papcoll_site_t *site)
+{
+    papcoll_site_t **p = &site->ctx->sites;
+
+    while (*p != NULL && *p != site)
+        p = &(*p)->next;
+    if (*p != NULL)
+        *p = site->next;
+}
+
 static void site_release(papcoll_site_t *site)
 {
     int i;
 
+    site_unlink(site);
     papcoll__monitor_stop(site);
+    papcoll__record_release(site);
     if (site->comm != MPI_COMM_NULL)
         MPI_Comm_free(&site->comm);
     if (site->mcomm != MPI_COMM_NULL)
@@ -74,10 +87,14 @@ int papcoll_site_create(papcoll_ctx_t *ctx, const char *name, papcoll_op_t op,
     site->bg_iter = -1;
     site->last_root = -1;
     site->t_start = site->est = site->last_arrival = site->last_exit = NAN;
+    site->r_cstart = site->r_edge = site->r_cend = NAN;
+    site->id = ctx->nsites++;
     snprintf(site->name, sizeof(site->name), "%s", name ? name : papcoll_op_name(op));
     if (algo == NULL)
         algo = op == PAPCOLL_OP_GATHER ? ctx->gather_default : ctx->scatter_default;
     if ((rc = resolve_algo(site, algo)) != PAPCOLL_OK || (rc = site_alloc(site, ctx->size)) != PAPCOLL_OK)
+        goto fail;
+    if (ctx->tracing && (rc = papcoll__record_alloc(site)) != PAPCOLL_OK)
         goto fail;
     if ((rc = PAPCOLL__ERR(MPI_Comm_dup(ctx->data_comm, &site->comm))) != PAPCOLL_OK ||
         (rc = PAPCOLL__ERR(MPI_Comm_dup(ctx->mon_comm, &site->mcomm))) != PAPCOLL_OK)
@@ -86,6 +103,8 @@ int papcoll_site_create(papcoll_ctx_t *ctx, const char *name, papcoll_op_t op,
     MPI_Comm_set_errhandler(site->mcomm, MPI_ERRORS_RETURN);
     if (ctx->has_monitor && (rc = papcoll__monitor_start(site)) != PAPCOLL_OK)
         goto fail;
+    site->next = ctx->sites;
+    ctx->sites = site;
     *out = site;
     return PAPCOLL_OK;
 fail:
@@ -95,12 +114,15 @@ fail:
 
 int papcoll_site_free(papcoll_site_t **psite)
 {
+    int rc;
+
     if (psite == NULL || *psite == NULL)
         return PAPCOLL_ERR_INVAL;
     papcoll__wait_idle(*psite);
+    rc = papcoll__record_flush(*psite);
     site_release(*psite);
     *psite = NULL;
-    return PAPCOLL_OK;
+    return rc;
 }
 
 const char *papcoll_site_algo(const papcoll_site_t *site)
@@ -136,6 +158,7 @@ int papcoll_processing_start(papcoll_site_t *site)
     if (site == NULL)
         return PAPCOLL_ERR_INVAL;
     site->t_start = papcoll__now(site->ctx);
+    site->r_cstart = site->t_start;
     return PAPCOLL_OK;
 }
 
@@ -155,6 +178,7 @@ int papcoll_edge(papcoll_site_t *site, double fraction)
     now = papcoll__now(site->ctx);
     est = site->t_start + (now - site->t_start) / fraction;
     site->est = est;
+    site->r_edge = now;
     if (!site->ctx->has_monitor)
         return PAPCOLL_OK; /* the collective exchanges it */
     if ((site->flags & PAPCOLL_F_BACKGROUND) && site->last_root >= 0) {
@@ -172,5 +196,6 @@ int papcoll_processing_end(papcoll_site_t *site)
     if (isnan(site->t_start))
         return PAPCOLL_ERR_STATE;
     site->t_start = NAN;
+    site->r_cend = papcoll__now(site->ctx);
     return PAPCOLL_OK;
 }

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Smoke test of jobs/emucluster: a 3-node emulated cluster, an MPI program
-# across it, the shaped rate seen by an 8 MB ping-pong and by two senders into
-# one port, and a clean 'down'.  Exit 0 pass, 1 fail, 77 skip (not root, no
-# network namespaces, no MPI compiler).  About 10 s.
+# Smoke test of jobs/emucluster: one-line errors (not root, no iproute2, half
+# up, latency without netem), a 3-node emulated cluster, an MPI program across
+# it, the shaped rate seen by an 8 MB ping-pong and by two senders into one
+# port, 'status --brief', and a clean 'down'.  Where the kernel has netem, a
+# 2-node cluster with 2 ms latency must show it on small messages.
+# Exit 0 pass, 1 fail, 77 skip (not root, no network namespaces, no MPI
+# compiler).  About 15 s.
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -98,6 +101,37 @@ EOF
 mpicc -O2 -o "$TMP/emuprobe" "$TMP/emuprobe.c" 2>"$TMP/cc.log" ||
     fail "cannot compile the probe program: $(head -n 1 "$TMP/cc.log")"
 
+# expect_error TEXT COMMAND...: the command fails with one line containing TEXT.
+expect_error() {
+    local want=$1 out
+    shift
+    out=$("$@" 2>&1) && fail "'$*' succeeded; expected an error '$want'"
+    [[ $(wc -l <<<"$out") == 1 && $out == *"$want"* ]] ||
+        fail "'$*': expected one line containing '$want', got: $(head -n 3 <<<"$out" | tr '\n' ' ')"
+}
+
+# nothing_left: no namespace, link or state of our prefix remains.
+nothing_left() {
+    local left
+    left=$( (ip netns list | awk '{print $1}'; ip -o link show | awk -F': ' '{sub(/@.*/, "", $2); print $2}') |
+        grep -E "^${PREFIX}(n[0-9]+|br0|v[0-9]+)\$" | tr '\n' ' ')
+    [[ -z $left ]] || fail "$1 left behind: $left"
+    [[ ! -e /run/papcoll-emucluster/$PREFIX ]] || fail "$1 left its state directory"
+}
+
+expect_error "must run as root" \
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$EMU" --prefix "$PREFIX" status
+# A PATH with what the script needs besides iproute2.
+mkdir "$TMP/bin"
+for c in bash env dirname readlink id awk grep; do ln -s "$(command -v $c)" "$TMP/bin/$c"; done
+expect_error "'ip' not found" env PATH="$TMP/bin" "$EMU" --prefix "$PREFIX" up 2
+ip netns add "${PREFIX}n0"
+expect_error "half up" "$EMU" --prefix "$PREFIX" up 3 --subnet "$SUBNET"
+[[ $("$EMU" --prefix "$PREFIX" status --brief) == "state=half-up prefix=$PREFIX" ]] ||
+    fail "status --brief does not report the half-up cluster"
+"$EMU" --prefix "$PREFIX" down >/dev/null 2>&1 || fail "down of a half-up cluster failed"
+nothing_left "down of a half-up cluster"
+
 "$EMU" --prefix "$PREFIX" up 3 --rate "$RATE" --latency 0 --subnet "$SUBNET" \
     >"$TMP/up.log" 2>&1 || fail "up failed: $(tail -n 1 "$TMP/up.log")"
 
@@ -120,12 +154,32 @@ read -r ok pps ppmin ins inmin <<<"$verdict"
 [[ $ok == ok ]] || fail "transfers faster than the shaped rate: 8 MB one-way ${pps}s" \
     "(want >= ${ppmin}s), 2 senders -> rank 0 ${ins}s (want >= ${inmin}s)"
 
+brief=$("$EMU" --prefix "$PREFIX" status --brief)
+[[ $brief == "state=up prefix=$PREFIX nodes=3 rate=$RATE rate_bps=$RATE_BPS latency_us=0 "* ]] ||
+    fail "status --brief: unexpected '$brief'"
+"$EMU" --prefix "$PREFIX" status >"$TMP/status.log" 2>&1 || fail "status failed"
+grep -q "tbf .*rate 200Mbit" "$TMP/status.log" || fail "status shows no tbf shaping"
+
 "$EMU" --prefix "$PREFIX" down >"$TMP/down.log" 2>&1 || fail "down failed: $(tail -n 1 "$TMP/down.log")"
-left=$( (ip netns list | awk '{print $1}'; ip -o link show | awk -F': ' '{sub(/@.*/, "", $2); print $2}') |
-    grep -E "^${PREFIX}(n[0-9]+|br0|v[0-9]+)\$" | tr '\n' ' ')
-[[ -z $left ]] || fail "down left behind: $left"
-[[ ! -e /run/papcoll-emucluster/$PREFIX ]] || fail "down left its state directory"
+nothing_left "down"
+
+# Latency: netem where the kernel has it, else one clear error and nothing left.
+lat="no netem on this kernel: --latency refused"
+if [[ $brief == *" netem_available=yes "* ]]; then
+    "$EMU" --prefix "$PREFIX" up 2 --rate 1gbit --latency 2ms --subnet "$SUBNET" >"$TMP/up.log" 2>&1 ||
+        fail "up with --latency failed: $(tail -n 1 "$TMP/up.log")"
+    timeout 60 "$EMU" --prefix "$PREFIX" run -- "$TMP/emuprobe" 8 >"$TMP/run.log" 2>&1 ||
+        fail "run with latency failed: $(grep -v '^rank ' "$TMP/run.log" | head -n 3 | tr '\n' ' ')"
+    pp=$(awk '/^pingpong_oneway_s/ {print $2}' "$TMP/run.log")
+    awk -v pp="${pp:-0}" 'BEGIN {exit !(pp >= 0.0018)}' ||
+        fail "8-byte one-way time ${pp:-?}s with --latency 2ms (want >= 0.0018 s)"
+    "$EMU" --prefix "$PREFIX" down >/dev/null 2>&1 || fail "down failed"
+    lat="8 B one-way ${pp}s with --latency 2ms"
+else
+    expect_error "netem" "$EMU" --prefix "$PREFIX" up 2 --latency 50us --subnet "$SUBNET"
+fi
+nothing_left "down"
 
 echo "PASS: emucluster: 3 ranks on 3 nodes; 8 MB one-way ${pps}s (>= ${ppmin}s at $RATE);" \
-    "2 senders -> rank 0 ${ins}s (>= ${inmin}s); down left nothing"
+    "2 senders -> rank 0 ${ins}s (>= ${inmin}s); $lat; errors one line; down left nothing"
 exit 0

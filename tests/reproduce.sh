@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Test of jobs/reproduce: the smoke experiment on 3 local ranks must give a
+# table and a CSV with every algorithm of every point; a run that fails must
+# be reported while the others go on, with exit status 1; dry runs of the
+# paper experiments must plan the right runs and write nothing.
+# Exit 0 pass, 1 fail, 77 skip (no python3 or mpirun).  About 10 s.
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT" || exit 1
+BIN=$(cd "${OUT:-.}" && pwd)/bin
+REPRO=$ROOT/jobs/reproduce
+
+skip() { echo "SKIP: reproduce: $*"; exit 77; }
+fail() { echo "FAIL: reproduce: $*"; exit 1; }
+
+command -v python3 >/dev/null 2>&1 || skip "no python3"
+command -v mpirun >/dev/null 2>&1 || skip "no mpirun (Open MPI)"
+[[ -x $BIN/papbench ]] || fail "$BIN/papbench missing (run make first)"
+export OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-none}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+# check_csv FILE ROWS: ROWS data rows; with every run ok, every number there.
+check_csv() {
+    python3 - "$@" <<'EOF'
+import csv, sys
+path, rows, failed = sys.argv[1], int(sys.argv[2]), sys.argv[3] if len(sys.argv) > 3 else None
+with open(path) as f:
+    data = list(csv.DictReader(f))
+if len(data) != rows:
+    sys.exit("%s: %d rows, expected %d" % (path, len(data), rows))
+for r in data:
+    bad = r["size"] == failed
+    if bad != (r["runtime_mean_s"] == "") or bad != (r["failed_runs"] != "0"):
+        sys.exit("%s: row %s" % (path, r))
+    if not bad and not (float(r["runtime_mean_s"]) > 0 and float(r["elapsed_ratio"]) > 0):
+        sys.exit("%s: bad numbers in row %s" % (path, r))
+    if not bad and r["algorithm"] == "ls" and r["runtime_ratio"] != "1.0000":
+        sys.exit("%s: baseline ratio %s, expected 1.0000" % (path, r["runtime_ratio"]))
+EOF
+}
+
+# 1. The smoke experiment: 2 sizes x 2 delays, 4 algorithms.
+"$REPRO" smoke --rig local --bin "$BIN" --out "$TMP/ok" >"$TMP/ok.log" 2>&1 ||
+    fail "smoke run failed: $(tail -n 3 "$TMP/ok.log" | tr '\n' ' ')"
+grep -q '^reproduce: run 4/4: point 4/4 (size = 64K, maxdelay = 4)' "$TMP/ok.log" ||
+    fail "no progress line 'run 4/4: point 4/4' in the output"
+md=$TMP/ok/results.md
+[[ $(grep -c '^## size = ' "$md") == 4 ]] || fail "results.md: expected 4 point tables"
+grep -q '^| algorithm | run time \[ms\] | ratio | elapsed time \[ms\] | ratio | n |$' "$md" ||
+    fail "results.md: no table header"
+grep -qE '^\| \*\*ls\*\* \(baseline\) \| [0-9.]+ ± [0-9.]+ \| 1\.00 \|' "$md" || fail "results.md: no baseline row"
+[[ $(grep -cE '^\| (sls|bsls|mpi) \| [0-9.]+ ± [0-9.]+ \| [0-9.]+ \|' "$md") == 12 ]] ||
+    fail "results.md: expected 12 algorithm rows with mean ± sd and ratio"
+for k in CPU kernel MPI rig 'netem latency available' 'date (UTC)'; do
+    grep -q "^| $k | ." "$md" || fail "results.md: no '$k' line"
+done
+grep -q '^| rig | local: 3 ranks' "$md" || fail "results.md: rig not stated"
+grep -q '^## sls vs ls: run time ratio' "$md" || fail "results.md: no size x delay ratio matrix"
+check_csv "$TMP/ok/results.csv" 16 || fail "results.csv of the smoke run"
+
+# 2. One point fails (a size papbench refuses), the other runs.
+"$REPRO" smoke --rig local --bin "$BIN" --out "$TMP/bad" --set "sweep.size=bogus 16K" \
+    --set sweep.maxdelay=0 >"$TMP/bad.log" 2>&1
+rc=$?
+[[ $rc == 1 ]] || fail "a failed run gave exit status $rc, expected 1"
+grep -q "^reproduce: run 1/2 FAILED: exit 2: papbench: --size" "$TMP/bad.log" ||
+    fail "the failed run is not reported with papbench's error: $(grep FAILED "$TMP/bad.log")"
+grep -q '^reproduce: run 2/2 ok' "$TMP/bad.log" || fail "the run after the failed one did not run"
+# shellcheck disable=SC2016  # backquotes of markdown
+grep -q '^Failed runs: `runs/sizebogus-maxdelay0-r1`' "$TMP/bad/results.md" || fail "results.md: failed run not listed"
+check_csv "$TMP/bad/results.csv" 8 bogus || fail "results.csv with a failed run"
+
+# 3. Dry runs of the paper experiments: the runs they plan, nothing written.
+"$REPRO" proficz2020-gather --dry-run --out "$TMP/dry" >"$TMP/dry.log" 2>&1 || fail "dry run of proficz2020-gather failed"
+[[ $(grep -c 'jobs/emucluster --prefix pap run --ppn 1 --np 8 -- .*papbench .* --algos ls,lin,bnom,sls,sbn,bsls,bsbn,mpi --baseline ls$' \
+    "$TMP/dry.log") == 35 ]] || fail "proficz2020-gather: expected 35 papbench runs on 8 emulated nodes"
+grep -q 'would run: .*emucluster --prefix pap up 8 --rate 1gbit --latency 0' "$TMP/dry.log" ||
+    fail "proficz2020-gather: the dry run does not show the cluster it would bring up"
+"$REPRO" proficz2020-scatter --dry-run --rig local --out "$TMP/dry" >"$TMP/dry2.log" 2>&1 || fail "dry run of proficz2020-scatter failed"
+[[ $(grep -c -- '--op scatter .* --algos lin,bnom,slin,sbn,bsln,bsbn,mpi --baseline lin$' "$TMP/dry2.log") == 35 ]] ||
+    fail "proficz2020-scatter: expected 35 runs"
+"$REPRO" fft-table5 --dry-run --out "$TMP/dry" >"$TMP/dry3.log" 2>&1 || fail "dry run of fft-table5 failed"
+[[ $(grep -c 'bin/fft --out .* --algo ' "$TMP/dry3.log") == 70 ]] || fail "fft-table5: expected 7 algorithms x 10 repetitions"
+[[ ! -e $TMP/dry ]] || fail "a dry run wrote $TMP/dry"
+out=$("$REPRO" smoke --set experiment.nodes=0 --dry-run 2>&1) && fail "nodes = 0 accepted"
+[[ $out == "reproduce: "*"nodes must be an integer >= 1"* ]] || fail "bad nodes: unexpected error '$out'"
+
+echo "PASS: reproduce: smoke table (4 points x 4 algorithms) and CSV; a failed run reported, exit 1," \
+    "the others done; dry runs plan 35, 35 and 70 runs"
+exit 0

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Test of the SLURM scripts without SLURM: syntax (bash -n, shellcheck when
+# installed), dry runs under faked SLURM variables (the srun lines: one rank
+# per node, CPUs per task, OpenMP threads, the job directory), one real run of
+# papbench.sbatch through a fake srun that starts mpirun on local ranks, and
+# the error outside a job.  Exit 0 pass, 1 fail.  About 5 s.
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT" || exit 1
+BIN=$(cd "${OUT:-.}" && pwd)/bin
+S=$ROOT/jobs/slurm
+
+fail() { echo "FAIL: slurm: $*"; exit 1; }
+
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+for f in "$S"/*.sbatch "$S"/lib.sh; do
+    bash -n "$f" || fail "bash -n $f"
+done
+sc="shellcheck not installed"
+if command -v shellcheck >/dev/null 2>&1; then
+    shellcheck -x "$S"/*.sbatch "$S"/lib.sh >"$TMP/sc.log" 2>&1 || fail "shellcheck: $(head -n 3 "$TMP/sc.log" | tr '\n' ' ')"
+    sc="shellcheck clean"
+fi
+
+# A job of 8 nodes with 4 CPUs per task, as sbatch would describe it.
+fake_job() {
+    env SLURM_JOB_ID=4242 SLURM_JOB_NUM_NODES=8 SLURM_NTASKS=8 SLURM_CPUS_PER_TASK=4 \
+        SLURM_JOB_NODELIST='n[01-08]' SLURM_SUBMIT_DIR="$ROOT" PAPCOLL_RUNS="$TMP/runs" "$@"
+}
+SRUN='+ srun --nodes=8 --ntasks=8 --ntasks-per-node=1 --cpus-per-task=4 --kill-on-bad-exit=1 '
+
+fake_job bash "$S/papbench.sbatch" --dry-run >"$TMP/pb.log" 2>&1 || fail "papbench.sbatch --dry-run: $(tail -n 1 "$TMP/pb.log")"
+grep -qx '+ export OMP_NUM_THREADS=4' "$TMP/pb.log" || fail "papbench.sbatch: OMP_NUM_THREADS not from the CPUs per task"
+[[ $(grep -c '^+ srun' "$TMP/pb.log") == 1 ]] || fail "papbench.sbatch: expected one srun"
+grep -qF "${SRUN}$ROOT/bin/papbench --out $TMP/runs/papbench-4242 --op gather" "$TMP/pb.log" ||
+    fail "papbench.sbatch: unexpected srun line: $(grep '^+ srun' "$TMP/pb.log")"
+
+fake_job bash "$S/fft.sbatch" --dry-run >"$TMP/fft.log" 2>&1 || fail "fft.sbatch --dry-run: $(tail -n 1 "$TMP/fft.log")"
+grep -qF "${SRUN}$ROOT/bin/fft --out $TMP/runs/fft-4242 --threads 4 --trace $TMP/runs/fft-4242/trace.h5 " \
+    "$TMP/fft.log" || fail "fft.sbatch: unexpected srun line: $(grep '^+ srun' "$TMP/fft.log")"
+
+fake_job env OP=scatter PAPCOLL_DRY_RUN=1 bash "$S/papbench-sweep.sbatch" >"$TMP/sw.log" 2>&1 ||
+    fail "papbench-sweep.sbatch (PAPCOLL_DRY_RUN=1): $(tail -n 1 "$TMP/sw.log")"
+[[ $(grep -c "^${SRUN}.*/papbench --out $TMP/runs/papbench-sweep-4242/scatter-size.*--baseline lin " "$TMP/sw.log") == 35 ]] ||
+    fail "papbench-sweep.sbatch: expected 35 scatter runs (5 sizes x 7 delays)"
+grep -q '^papbench-sweep.sbatch: point 35 of 35: scatter, size 2M, max delay 500 ms$' "$TMP/sw.log" ||
+    fail "papbench-sweep.sbatch: no progress line 'point 35 of 35'"
+
+fake_job bash "$S/reproduce.sbatch" smoke --dry-run >"$TMP/re.log" 2>&1 || fail "reproduce.sbatch --dry-run: $(tail -n 1 "$TMP/re.log")"
+[[ $(grep -c "^    srun --nodes=3 --ntasks=3 --ntasks-per-node=1 --cpus-per-task=4 .* --out $TMP/runs/reproduce-4242/smoke/runs/" \
+    "$TMP/re.log") == 4 ]] || fail "reproduce.sbatch: expected 4 srun lines of the smoke experiment"
+[[ ! -e $TMP/runs ]] || fail "a dry run created $TMP/runs"
+
+# Outside a job: one line, non-zero.
+out=$(env -u SLURM_JOB_ID bash "$S/papbench.sbatch" 2>&1) && fail "papbench.sbatch ran outside a job"
+[[ $(wc -l <<<"$out") == 1 && $out == *"not inside a SLURM job"* ]] || fail "outside a job: '$out'"
+out=$(env -u SLURM_JOB_ID "$ROOT/jobs/reproduce" smoke --rig slurm 2>&1) && fail "reproduce --rig slurm ran outside a job"
+[[ $(tail -n 1 <<<"$out") == "reproduce: --rig slurm runs inside an allocation"* ]] || fail "reproduce outside a job: '$out'"
+
+# A real run through a fake srun (mpirun on local ranks, as many as --ntasks).
+real="no real run (no mpirun or $BIN/papbench)"
+if command -v mpirun >/dev/null 2>&1 && [[ -x $BIN/papbench ]]; then
+    mkdir "$TMP/fake"
+    cat >"$TMP/fake/srun" <<'EOF'
+#!/bin/bash
+[[ ${1:-} == --version ]] && { echo "slurm (fake)"; exit 0; }
+n=1
+while [[ ${1:-} == --* ]]; do [[ $1 == --ntasks=* ]] && n=${1#--ntasks=}; shift; done
+exec mpirun --oversubscribe --mca mpi_yield_when_idle 1 -np "$n" "$@"
+EOF
+    chmod +x "$TMP/fake/srun"
+    env SLURM_JOB_ID=77 SLURM_JOB_NUM_NODES=3 SLURM_CPUS_PER_TASK=1 SLURM_SUBMIT_DIR="$ROOT" \
+        PAPCOLL_RUNS="$TMP/runs" PAPCOLL_BIN="$BIN" PATH="$TMP/fake:$PATH" \
+        OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+        OMPI_MCA_btl_vader_single_copy_mechanism=none \
+        PAPBENCH_ARGS="--algos ls,sls --size 16K --iters 3 --warmup 1 --maxdelay 2 --base-ms 2 --quiet" \
+        bash "$S/papbench.sbatch" >"$TMP/real.log" 2>&1 || fail "papbench.sbatch with a fake srun: $(tail -n 2 "$TMP/real.log" | tr '\n' ' ')"
+    d=$TMP/runs/papbench-77
+    for f in results.json results.csv papbench.log job.txt; do [[ -s $d/$f ]] || fail "real run: no $d/$f"; done
+    grep -q '^exit papbench: 0$' "$d/job.txt" || fail "real run: job.txt has no exit status"
+    grep -q 'validation: PASSED' "$d/papbench.log" || fail "real run: papbench did not validate"
+    real="papbench.sbatch through a fake srun wrote runs/papbench-<id>/"
+fi
+
+echo "PASS: slurm: bash -n, $sc; dry runs: srun lines, threads, job directories, 35-point sweep;" \
+    "errors outside a job; $real"
+exit 0

@@ -75,7 +75,7 @@ all: check-deps $(STATIC) $(SHARED) $(TRACELIB) $(BINS) $(TEST_BIN)
 help:
 	@echo "make            build lib/libpapcoll.{a,so}, bin/papbench, test programs"
 	@echo "make run        install missing OS packages (when possible), build, run the main job"
-	@echo "make test       build and run the whole test suite"
+	@echo "make test       build and run the whole test suite (normal and TSan builds)"
 	@echo "make asan|tsan  sanitizer builds in build/asan, build/tsan"
 	@echo "make install PREFIX=DIR   install library, header and papcoll.pc"
 	@echo "make deps       install missing OS packages (Debian/Ubuntu, as root)"
@@ -118,8 +118,11 @@ $(OUT)/build/tests/%: $(OBJ)/tests/%.o $(APP_ARCH) $(LINK_LIBS)
 
 tests: all
 
-test: all
+# The whole suite: the normal build, then the background variants under
+# ThreadSanitizer (docs/testing.md).
+test: all tsan
 	@OUT=$(OUT) tests/run
+	@OUT=build/tsan tests/run
 
 run: deps
 	@$(MAKE) --no-print-directory all

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# sanitizers: yes
 # The global clock with injected offsets and drifts (tests/mpi_clock.c):
 # rank r runs r * 40 ppm fast and r * 1.5 ms ahead; the recovered clock must
 # be within 20 us of the truth at P = 2 and 4.  About 8 s.

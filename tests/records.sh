@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# sanitizers: yes
 # The record sink (papcoll_set_sink) at P = 1, 3 and 4: tests/mpi_records.c.
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -8,7 +8,6 @@
  * non-zero when any check failed.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,37 +15,7 @@
 
 #include "papcoll.h"
 #include "predict.h"
-
-#define MAX_PRINTED 200
-
-static long g_checks, g_failed;
-
-static int check(int ok, const char *fmt, ...)
-{
-    va_list ap;
-
-    g_checks++;
-    if (ok)
-        return 1;
-    if (++g_failed <= MAX_PRINTED) {
-        printf("FAIL test_predict: ");
-        va_start(ap, fmt);
-        vprintf(fmt, ap);
-        va_end(ap);
-        printf("\n");
-    }
-    return 0;
-}
-
-static uint64_t g_rng = 0x13198A2E03707344ull;
-
-static double rnd_unit(void)
-{
-    uint64_t z = (g_rng += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return (double)((z ^ (z >> 31)) >> 11) * 0x1p-53;
-}
+#include "unit.h"
 
 static const char *kind_name(papcoll__pred_kind_t k)
 {
@@ -340,14 +309,13 @@ static void test_history_random(void)
 
 int main(void)
 {
+    unit_name = "test_predict";
+    unit_rng = 0x13198A2E03707344ull;
     test_parse();
     test_format();
     test_no_data();
     test_edge();
     test_history_by_hand();
     test_history_random();
-    if (g_failed > MAX_PRINTED)
-        printf("FAIL test_predict: ... %ld more failed checks not printed\n", g_failed - MAX_PRINTED);
-    printf("test_predict: %ld checks, %ld failed\n", g_checks, g_failed);
-    return g_failed ? 1 : 0;
+    return unit_summary();
 }

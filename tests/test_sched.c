@@ -8,48 +8,15 @@
  * non-zero when any check failed.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sched/sched.h"
+#include "unit.h"
 
 #define MAXP 4097
-#define MAX_PRINTED 200
-
-static long g_checks, g_failed;
-
-/* Records one check; prints the formatted parameters when it failed. */
-static int check(int ok, const char *fmt, ...)
-{
-    va_list ap;
-
-    g_checks++;
-    if (ok)
-        return 1;
-    if (++g_failed <= MAX_PRINTED) {
-        printf("FAIL test_sched: ");
-        va_start(ap, fmt);
-        vprintf(fmt, ap);
-        va_end(ap);
-        printf("\n");
-    }
-    return 0;
-}
-
-/* Deterministic generator (splitmix64), so a failure reproduces. */
-static uint64_t g_rng = 0x243F6A8885A308D3ull;
-
-static uint64_t rnd(void)
-{
-    uint64_t z = (g_rng += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 static int rnd_below(int n)
 {
     return (int)(rnd() % (uint64_t)n);
@@ -65,17 +32,6 @@ static void shuffle(int n, int *a)
         a[i] = a[j];
         a[j] = t;
     }
-}
-
-static int ctz(int v)
-{
-    int c = 0;
-
-    while (!(v & 1)) {
-        v >>= 1;
-        c++;
-    }
-    return c;
 }
 
 /* 1 when a[0..n) holds every value of 0..n-1 exactly once. */
@@ -214,7 +170,7 @@ static int g_nch[MAXP], g_ch[MAXP][32];
 static int check_tree_shape(int P)
 {
     static int cnt[MAXP], lo[MAXP], hi[MAXP], seen[MAXP];
-    int v, k, c, L = papcoll__ceil_log2(P), bad0 = (int)g_failed;
+    int v, k, c, L = papcoll__ceil_log2(P), bad0 = (int)unit_failed;
 
     check(papcoll__bn_parent(0) == -1, "bn_parent(0) = %d, expected -1", papcoll__bn_parent(0));
     memset(seen, 0, sizeof(int) * (size_t)P);
@@ -233,7 +189,7 @@ static int check_tree_shape(int P)
                   papcoll__bn_parent(c));
             /* Largest (nominal, 2^ctz) subtree first = scatter receive rounds ascending. */
             if (k > 0)
-                check(ctz(c) < ctz(g_ch[v][k - 1]),
+                check(__builtin_ctz(c) < __builtin_ctz(g_ch[v][k - 1]),
                       "P=%d: children of %d not largest-subtree-first: %d (lowbit %d) after %d (lowbit %d)",
                       P, v, c, c & -c, g_ch[v][k - 1], g_ch[v][k - 1] & -g_ch[v][k - 1]);
         }
@@ -261,7 +217,7 @@ static int check_tree_shape(int P)
         check(u == 0 && depth <= L, "P=%d: vrank %d does not reach the root in %d steps", P, v, L);
     }
     check(papcoll__bn_span(0, P) == P, "P=%d: span(0) = %d", P, papcoll__bn_span(0, P));
-    return (int)g_failed == bad0;
+    return (int)unit_failed == bad0;
 }
 
 /* Gather rounds: v sends its whole subtree to its parent in round ctz(v).
@@ -276,7 +232,7 @@ static void check_gather_rounds(int P)
     for (r = 0; r < L; r++) {
         for (v = 1; v < P; v++) {
             int p = papcoll__bn_parent(v);
-            if (ctz(v) != r)
+            if (__builtin_ctz(v) != r)
                 continue;
             check(have[v] == papcoll__bn_span(v, P),
                   "P=%d gather round %d: vrank %d sends %d blocks, its span is %d", P, r, v, have[v],
@@ -286,7 +242,7 @@ static void check_gather_rounds(int P)
             sent[v]++;
         }
         for (v = 1; v < P; v++)
-            if (ctz(v) == r)
+            if (__builtin_ctz(v) == r)
                 have[papcoll__bn_parent(v)] += have[v];
     }
     for (v = 1; v < P; v++)
@@ -294,18 +250,18 @@ static void check_gather_rounds(int P)
     check(have[0] == P, "P=%d gather: the root holds %d blocks after %d rounds", P, have[0], L);
 }
 
-/* Scatter rounds: v receives in round L-1-ctz(v), after its parent did, and a
+/* Scatter rounds: v receives in round L-1-__builtin_ctz(v), after its parent did, and a
  * parent serves its children in list order, one per round. */
 static void check_scatter_rounds(int P)
 {
     int L = papcoll__ceil_log2(P), v, k;
 
     for (v = 0; v < P; v++) {
-        int rv = v == 0 ? -1 : L - 1 - ctz(v), prev = rv;
+        int rv = v == 0 ? -1 : L - 1 - __builtin_ctz(v), prev = rv;
         if (v > 0)
             check(rv >= 0 && rv < L, "P=%d scatter: vrank %d receives in round %d of %d", P, v, rv, L);
         for (k = 0; k < g_nch[v]; k++) {
-            int rc = L - 1 - ctz(g_ch[v][k]);
+            int rc = L - 1 - __builtin_ctz(g_ch[v][k]);
             check(rc > prev, "P=%d scatter: child %d of %d receives in round %d, not after round %d",
                   P, g_ch[v][k], v, rc, prev);
             prev = rc;
@@ -327,11 +283,11 @@ static void test_trees(void)
 
 /* ------------------------------------------------------ rank placement */
 
-/* Round in which vrank v is active: gather sends in ctz(v), scatter
- * receives in L-1-ctz(v). */
+/* Round in which vrank v is active: gather sends in __builtin_ctz(v), scatter
+ * receives in L-1-__builtin_ctz(v). */
 static int active_round(int v, int L, int gather)
 {
-    return gather ? ctz(v) : L - 1 - ctz(v);
+    return gather ? __builtin_ctz(v) : L - 1 - __builtin_ctz(v);
 }
 
 static void check_map(int P, int root, const int *order, int gather, const char *oname)
@@ -432,6 +388,7 @@ static void test_maps_fixed(void)
 
 int main(void)
 {
+    unit_name = "test_sched";
     test_sort_fixed();
     test_sort_random();
     test_bitrev();
@@ -439,8 +396,5 @@ int main(void)
     test_trees();
     test_maps();
     test_maps_fixed();
-    if (g_failed > MAX_PRINTED)
-        printf("FAIL test_sched: ... %ld more failed checks not printed\n", g_failed - MAX_PRINTED);
-    printf("test_sched: %ld checks, %ld failed\n", g_checks, g_failed);
-    return g_failed ? 1 : 0;
+    return unit_summary();
 }

@@ -1,0 +1,76 @@
+/*
+ * The FFT proxy's run state, shared by its phases:
+ *
+ *   run.c     prolog (papcoll context and gather site, twiddles, kernel,
+ *             buffers, FFTW reference) and the iteration loop;
+ *   report.c  configuration banner, results, summary.json, iterations.csv.
+ *
+ * Every rank keeps its own per-iteration timestamps; they reach rank 0 by
+ * one MPI_Gather after the loop, off the timed path.
+ */
+#ifndef FFT_FFT_H
+#define FFT_FFT_H
+
+#include "config.h"
+#include "dif.h"
+#include "kernel.h"
+#include "papcoll.h"
+#include "verify.h"
+
+/* Per-iteration record of one rank: arrival and exit of the gather (global
+ * clock, papcoll_site_last_timing) and the block transform's duration. */
+enum { REC_ARRIVAL, REC_EXIT, REC_COMPUTE, REC_FIELDS };
+
+/* Per-rank totals gathered to rank 0 at the end. */
+enum { TOT_COMPUTE, TOT_GATHER, TOT_FIELDS };
+
+typedef struct {
+    const fft_config_t *cfg;
+    int rank, nprocs;
+    int thread_level; /* provided by MPI_Init_thread */
+    papcoll_ctx_t *ctx;
+    papcoll_site_t *site; /* the one gather call site */
+    papcoll_clock_t clock;
+    long long block;        /* points per rank, N / P */
+    dif_twiddles_t tw;      /* block-sized table (every rank) */
+    dif_twiddles_t tw_full; /* rank 0: N-point table for its log2(P) stages */
+    fft_kernel_t kernel;
+    dif_order_t order;   /* rank 0: gathered blocks -> natural order */
+    fft_ref_t ref;       /* rank 0: FFTW's full-size transform */
+    fft_cpx_t *data;     /* rank 0: the signal (N); others: their block */
+    fft_cpx_t *gathered; /* rank 0: the gather's receive buffer (N), bound to the site */
+    fft_cpx_t *result;   /* rank 0: the transform in natural order (N) */
+    double *rec;         /* REC_FIELDS per iteration */
+    double *prep, *post; /* rank 0, per iteration: signal + DIF stages; reorder (s) */
+    long done;           /* iterations completed (equal on all ranks) */
+    double total_time;   /* rank 0: the loop, validation excluded (s) */
+    double verify_time;  /* rank 0: time spent validating (s) */
+    long checks;         /* rank 0: validations run */
+    double max_rel_err, max_parseval_err;
+    int failed; /* rank 0: a validation failed */
+    long failed_iter;
+    double *all_rec; /* rank 0 after the loop: P x done x REC_FIELDS */
+    double *totals;  /* rank 0 after the loop: P x TOT_FIELDS */
+    double t_wall, last_progress;
+} fft_t;
+
+/* Exit statuses. */
+enum { STATUS_OK = 0, STATUS_FAILED = 1, STATUS_USAGE = 2 };
+
+/* Prolog after MPI and the config: returns a status agreed by all ranks. */
+int fft_setup(fft_t *f, const fft_config_t *cfg);
+
+/* The iteration loop, then the records to rank 0.  STATUS_FAILED when a
+ * validation failed (all ranks stop after that iteration). */
+int fft_run(fft_t *f);
+
+/* Frees the site, the context and the buffers (safe after a failed setup). */
+void fft_teardown(fft_t *f);
+
+/* Rank 0 prints the configuration before the loop. */
+void fft_report_config(const fft_t *f);
+
+/* Rank 0 prints the results and writes the files; returns an agreed status. */
+int fft_report(const fft_t *f, int status);
+
+#endif /* FFT_FFT_H */

@@ -78,7 +78,7 @@ unsigned dif_bitrev(unsigned v, int bits)
     return r;
 }
 
-static unsigned *rev_table(int bits)
+unsigned *dif_bitrev_table(int bits)
 {
     unsigned i, n = 1u << bits, *t = malloc((size_t)n * sizeof *t);
 
@@ -87,22 +87,33 @@ static unsigned *rev_table(int bits)
     return t;
 }
 
-int dif_order_init(dif_order_t *o, int log2n, int levels, int leaves_bitrev)
+/* Swaps are disjoint pairs (i < rev[i]), so the loop runs in parallel. */
+void dif_bitrev_permute(fft_cpx_t *x, int bits, const unsigned *rev)
+{
+    long n = 1L << bits;
+
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n; i++) {
+        long j = (long)rev[i];
+
+        if (i < j) {
+            fft_cpx_t t = x[i];
+
+            x[i] = x[j];
+            x[j] = t;
+        }
+    }
+}
+
+int dif_order_init(dif_order_t *o, int log2n, int levels)
 {
     o->log2n = log2n;
     o->levels = levels;
-    o->leaves_bitrev = leaves_bitrev;
-    o->rev_sub = o->rev_leaf = NULL;
+    o->rev_sub = NULL;
     if (levels < 0 || levels > log2n)
         return -1;
-    o->rev_sub = rev_table(levels);
-    if (leaves_bitrev)
-        o->rev_leaf = rev_table(log2n - levels);
-    if (o->rev_sub == NULL || (leaves_bitrev && o->rev_leaf == NULL)) {
-        dif_order_free(o);
-        return -1;
-    }
-    return 0;
+    o->rev_sub = dif_bitrev_table(levels);
+    return o->rev_sub != NULL ? 0 : -1;
 }
 
 void dif_order_apply(const dif_order_t *o, const fft_cpx_t *in, fft_cpx_t *out)
@@ -112,16 +123,12 @@ void dif_order_apply(const dif_order_t *o, const fft_cpx_t *in, fft_cpx_t *out)
 
 #pragma omp parallel for collapse(2) schedule(static)
     for (long j = 0; j < nsub; j++)
-        for (long k = 0; k < m; k++) {
-            long kk = o->rev_leaf != NULL ? (long)o->rev_leaf[k] : k;
-
-            out[(kk << L) | (long)o->rev_sub[j]] = in[j * m + k];
-        }
+        for (long k = 0; k < m; k++)
+            out[(k << L) | (long)o->rev_sub[j]] = in[j * m + k];
 }
 
 void dif_order_free(dif_order_t *o)
 {
     free(o->rev_sub);
-    free(o->rev_leaf);
-    o->rev_sub = o->rev_leaf = NULL;
+    o->rev_sub = NULL;
 }

@@ -47,22 +47,29 @@ void dif_stages(fft_cpx_t *x, int log2n, int first, int last, const dif_twiddles
 /* bitrev of the low `bits` bits of v. */
 unsigned dif_bitrev(unsigned v, int bits);
 
+/* Table of dif_bitrev(i, bits) for i < 2^bits (malloc; NULL when memory runs out). */
+unsigned *dif_bitrev_table(int bits);
+
+/* In-place bit-reversal permutation of x (2^bits points, table from
+ * dif_bitrev_table): after all DIF stages, the DFT in natural order. */
+void dif_bitrev_permute(fft_cpx_t *x, int bits, const unsigned *rev);
+
 /*
  * The permutation to natural order after `levels` DIF stages and a DFT of
- * each of the 2^levels sub-sequences, whose outputs are in natural order
- * (leaves_bitrev 0) or bit-reversed order (1, as an in-place DIF leaves
- * them).  Tables are built once; applying it is a parallel copy.
+ * each of the 2^levels sub-sequences (each in natural order): an
+ * interleave by the bit-reversed sub-sequence index.  The table is built
+ * once; applying it is a parallel copy that reads sequentially and writes
+ * with stride 2^levels.
  */
 typedef struct {
-    int log2n, levels, leaves_bitrev;
-    unsigned *rev_sub;  /* 2^levels entries: bitrev_levels(j) */
-    unsigned *rev_leaf; /* 2^(log2n-levels) entries, or NULL when leaves are natural */
+    int log2n, levels;
+    unsigned *rev_sub; /* 2^levels entries: bitrev_levels(j) */
 } dif_order_t;
 
 /* Returns 0, or -1 when memory runs out or 0 <= levels <= log2n fails. */
-int dif_order_init(dif_order_t *o, int log2n, int levels, int leaves_bitrev);
+int dif_order_init(dif_order_t *o, int log2n, int levels);
 
-/* out[k 2^levels + bitrev(j)] = leaf k of sub-sequence j of in; in != out. */
+/* out[k 2^levels + bitrev(j)] = point k of sub-sequence j of in; in != out. */
 void dif_order_apply(const dif_order_t *o, const fft_cpx_t *in, fft_cpx_t *out);
 
 void dif_order_free(dif_order_t *o);

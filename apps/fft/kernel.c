@@ -3,6 +3,7 @@
  */
 #include "kernel.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const kernel_names[] = {"own", "fftw"};
@@ -30,8 +31,10 @@ int fft_kernel_init(fft_kernel_t *k, fft_kernel_kind_t kind, int log2b, const di
     k->tw = tw;
     if (log2b < FFT_MIN_LOG2_BLOCK || tw->log2n < log2b)
         return -1;
-    if (kind != FFT_KERNEL_FFTW)
-        return 0;
+    if (kind != FFT_KERNEL_FFTW) {
+        k->rev = dif_bitrev_table(log2b);
+        return k->rev != NULL ? 0 : -1;
+    }
     k->half = fftwf_plan_dft_1d(1 << (log2b - 1), buf, buf, FFTW_FORWARD, fftw_flags);
     return k->half != NULL ? 0 : -1;
 }
@@ -41,9 +44,11 @@ void fft_kernel_free(fft_kernel_t *k)
     if (k->half != NULL)
         fftwf_destroy_plan(k->half);
     k->half = NULL;
+    free(k->rev);
+    k->rev = NULL;
 }
 
-/* Own kernel: half of the butterflies, the midpoint, the other half. */
+/* Own kernel: half of the butterflies, the midpoint, the other half, natural order. */
 static int run_own(const fft_kernel_t *k, fft_cpx_t *x, fft_midpoint_fn mid, void *arg)
 {
     int s = k->log2b, h = s / 2, odd = s % 2, rc;
@@ -58,6 +63,7 @@ static int run_own(const fft_kernel_t *k, fft_cpx_t *x, fft_midpoint_fn mid, voi
     if (odd)
         dif_stages(second, s - 1, h - 1, h, k->tw);
     dif_stages(x, s, h + odd, s, k->tw);
+    dif_bitrev_permute(x, s, k->rev);
     return 0;
 }
 
@@ -80,8 +86,7 @@ int fft_kernel_run(const fft_kernel_t *k, fft_cpx_t *x, fft_midpoint_fn mid, voi
     return k->kind == FFT_KERNEL_FFTW ? run_fftw(k, x, mid, arg) : run_own(k, x, mid, arg);
 }
 
-void fft_kernel_layout(const fft_kernel_t *k, int *extra_levels, int *leaves_bitrev)
+int fft_kernel_levels(const fft_kernel_t *k)
 {
-    *extra_levels = k->kind == FFT_KERNEL_FFTW ? 1 : 0;
-    *leaves_bitrev = k->kind == FFT_KERNEL_FFTW ? 0 : 1;
+    return k->kind == FFT_KERNEL_FFTW ? 1 : 0;
 }

@@ -86,7 +86,7 @@ static void *zalloc(size_t n, size_t sz, int *ok)
 static int alloc_compute(fft_t *f)
 {
     const fft_config_t *c = f->cfg;
-    int ok = 1, extra, leaves_bitrev, master = f->rank == 0;
+    int ok = 1, master = f->rank == 0;
 
     f->data = fftw_buffer(master ? c->n : f->block, &ok);
     f->rec = zalloc((size_t)c->iters * REC_FIELDS, sizeof(double), &ok);
@@ -101,9 +101,8 @@ static int alloc_compute(fft_t *f)
     }
     /* FFTW_MEASURE once, on the block buffer (planning overwrites it). */
     ok = ok && fft_kernel_init(&f->kernel, c->kernel, c->log2b, &f->tw, f->data, FFTW_MEASURE) == 0;
-    fft_kernel_layout(&f->kernel, &extra, &leaves_bitrev);
     if (ok && master)
-        ok = dif_order_init(&f->order, c->log2n, c->log2p + extra, leaves_bitrev) == 0;
+        ok = dif_order_init(&f->order, c->log2n, c->log2p + fft_kernel_levels(&f->kernel)) == 0;
     if (!ok) {
         fprintf(stderr, "fft: rank %d: out of memory (or FFTW planning failed)\n", f->rank);
         return STATUS_FAILED;

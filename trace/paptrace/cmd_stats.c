@@ -1,0 +1,281 @@
+/*
+ * paptrace stats: per call site and algorithm, the metrics of DESIGN.md
+ * ("Metrics") over the recorded calls:
+ *
+ *   imbalance   I = max a - min a
+ *   run time    r = max f - min a
+ *   elapsed     e = mean (f_i - a_i)
+ *   absorption  A = t(pi) - r + I (Marendic 2016, Def. 3.6), and A / t(pi);
+ *               t(pi), the run time under a balanced pattern, is the root-port
+ *               model's (P - 1)(alpha + b beta) unless --balanced gives it
+ *   efficiency  LB / r, LB the root-port lower bound for the call's arrivals
+ *               (apps/bench/lowerbound.c)
+ *   lag-1..5 autocorrelation of each rank's arrival offset a_i - min a.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../apps/bench/lowerbound.h"
+#include "paptrace_cli.h"
+
+/* Value of "key = number" in the config text (any section), NaN when absent. */
+static double config_number(const char *text, const char *key)
+{
+    size_t len = strlen(key);
+    const char *p = text;
+    char *end;
+    double v;
+
+    while (p != NULL && *p) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (strncmp(p, key, len) == 0) {
+            const char *q = p + len;
+
+            while (*q == ' ' || *q == '\t')
+                q++;
+            if (*q == '=' && (v = strtod(q + 1, &end), end != q + 1) && isfinite(v))
+                return v;
+        }
+        p = strchr(p, '\n');
+        p = p ? p + 1 : NULL;
+    }
+    return NAN;
+}
+
+void pt_model(const paptrace_file_t *f, const pt_opts_t *o, pt_model_t *m)
+{
+    double fa = config_number(f->config, "alpha"), fb = config_number(f->config, "beta");
+
+    m->balanced = o->balanced;
+    if (!isnan(o->alpha) || !isnan(o->beta)) {
+        m->alpha = !isnan(o->alpha) ? o->alpha : !isnan(fa) ? fa : PT_DEFAULT_ALPHA;
+        m->beta = !isnan(o->beta) ? o->beta : !isnan(fb) ? fb : PT_DEFAULT_BETA;
+        m->source = "command line";
+    } else if (!isnan(fa) && !isnan(fb)) {
+        m->alpha = fa;
+        m->beta = fb;
+        m->source = "the trace's configuration";
+    } else {
+        m->alpha = PT_DEFAULT_ALPHA;
+        m->beta = PT_DEFAULT_BETA;
+        m->source = "default, 1 Gbit/s Ethernet";
+    }
+}
+
+/* Arrivals of call k into a[]; 0 when some rank has none. */
+static int arrivals(const paptrace_site_t *s, long k, double *a)
+{
+    int i;
+
+    for (i = 0; i < s->nranks; i++)
+        if (isnan(a[i] = s->ranks[k * s->nranks + i].arrival))
+            return 0;
+    return 1;
+}
+
+/* Per-call metrics of one call with complete arrivals. */
+static void call_metrics(const paptrace_site_t *s, long k, const double *a, const pt_model_t *m, double *x)
+{
+    const paptrace_iter_t *it = &s->iters[k];
+    double (*lb)(int, const double *, int, double, double, size_t) =
+        s->op == PAPCOLL_OP_SCATTER ? lb_scatter : lb_gather;
+    size_t bytes = it->bytes > 0 ? (size_t)it->bytes : 0;
+    double *zero = calloc((size_t)s->nranks, sizeof *zero);
+    double I = paptrace_imbalance(&s->ranks[k * s->nranks], s->nranks);
+    double r = paptrace_runtime(&s->ranks[k * s->nranks], s->nranks);
+    double tpi = !isnan(m->balanced) ? m->balanced
+                 : zero ? lb(s->nranks, zero, it->root, m->alpha, m->beta, bytes)
+                        : NAN;
+    int root_ok = it->root >= 0 && it->root < s->nranks;
+
+    x[0] = I;
+    x[1] = r;
+    x[2] = it->elapsed;
+    x[3] = tpi - r + I;
+    x[4] = tpi > 0 ? x[3] / tpi : NAN;
+    x[5] = root_ok && r > 0 ? lb(s->nranks, a, it->root, m->alpha, m->beta, bytes) / r : NAN;
+    free(zero);
+}
+
+#define NMETRICS 6
+
+/* stats_compute over the finite values of x[0..n-1] (n = 0 leaves out zero). */
+static void finite_stats(double *x, long n, stats_t *out)
+{
+    long i, m = 0;
+
+    for (i = 0; i < n; i++)
+        if (isfinite(x[i]))
+            x[m++] = x[i];
+    if (m == 0 || stats_compute(x, (int)m, out) != 0)
+        memset(out, 0, sizeof *out);
+}
+
+/* Lag-1..PT_LAGS autocorrelation of each rank's offset a_i - min a over the calls c[0..n-1]. */
+static int autocorr(const paptrace_site_t *s, const long *c, long n, double *acf)
+{
+    size_t P = (size_t)s->nranks;
+    double *a = malloc(P * sizeof *a), *x = malloc(((size_t)n + 1) * sizeof *x), lo;
+    size_t q;
+    long j;
+    int i;
+
+    if (a == NULL || x == NULL) {
+        free(a);
+        free(x);
+        return -1;
+    }
+    for (i = 0; i < s->nranks; i++) {
+        for (j = 0; j < n; j++) {
+            arrivals(s, c[j], a);
+            for (lo = a[0], q = 1; q < P; q++)
+                lo = a[q] < lo ? a[q] : lo;
+            x[j] = a[i] - lo;
+        }
+        paptrace_autocorr(x, n, PT_LAGS, &acf[(size_t)i * PT_LAGS]);
+    }
+    free(x);
+    free(a);
+    return 0;
+}
+
+/* The calls of s that ran algo, after skip: indices into calls[], count returned. */
+static long group_calls(const paptrace_site_t *s, int algo, long skip, long *calls)
+{
+    long k, n = 0;
+
+    for (k = skip > 0 ? skip : 0; k < s->niters; k++)
+        if (s->iters[k].algo == algo)
+            calls[n++] = k;
+    return n;
+}
+
+int pt_group_stats(const paptrace_site_t *s, int algo, long skip, const pt_model_t *m, pt_group_t *g)
+{
+    size_t P = (size_t)s->nranks, N = (size_t)s->niters + 1;
+    long *calls = malloc(N * sizeof *calls), *complete = malloc(N * sizeof *complete), k, n, nc = 0;
+    double *x = malloc(N * NMETRICS * sizeof *x), *col = malloc(N * sizeof *col), *a = malloc(P * sizeof *a);
+    stats_t *dst[NMETRICS];
+    int q, rc = -1;
+
+    memset(g, 0, sizeof *g);
+    g->algo = algo;
+    g->acf = malloc(P * PT_LAGS * sizeof *g->acf);
+    if (calls == NULL || complete == NULL || x == NULL || col == NULL || a == NULL || g->acf == NULL)
+        goto fail;
+    n = group_calls(s, algo, skip, calls);
+    for (k = 0; k < n; k++) {
+        for (q = 0; q < NMETRICS; q++)
+            x[k * NMETRICS + q] = NAN;
+        if (arrivals(s, calls[k], a)) {
+            complete[nc++] = calls[k];
+            call_metrics(s, calls[k], a, m, &x[k * NMETRICS]);
+        } else {
+            x[k * NMETRICS + 1] = paptrace_runtime(&s->ranks[calls[k] * s->nranks], s->nranks);
+            x[k * NMETRICS + 2] = s->iters[calls[k]].elapsed;
+        }
+    }
+    dst[0] = &g->imbalance, dst[1] = &g->runtime, dst[2] = &g->elapsed;
+    dst[3] = &g->absorption, dst[4] = &g->absorption_n, dst[5] = &g->efficiency;
+    for (q = 0; q < NMETRICS; q++) {
+        for (k = 0; k < n; k++)
+            col[k] = x[k * NMETRICS + q];
+        finite_stats(col, n, dst[q]);
+    }
+    g->n = n;
+    g->n_acf = nc;
+    rc = autocorr(s, complete, nc, g->acf);
+fail:
+    free(a);
+    free(col);
+    free(x);
+    free(complete);
+    free(calls);
+    if (rc != 0)
+        pt_group_free(g);
+    return rc;
+}
+
+void pt_group_free(pt_group_t *g)
+{
+    free(g->acf);
+    g->acf = NULL;
+}
+
+/* "name  mean median max" in ms (scale 1e3) or plain (scale 1). */
+static void row(FILE *out, const char *name, const stats_t *st, double scale, const char *unit)
+{
+    if (st->n == 0) {
+        fprintf(out, "    %-22s %10s\n", name, "-");
+        return;
+    }
+    fprintf(out, "    %-22s %10.4g %10.4g %10.4g %10.4g %s\n", name, st->mean * scale, st->median * scale,
+            st->min * scale, st->max * scale, unit);
+}
+
+static void print_group(FILE *out, const paptrace_file_t *f, const paptrace_site_t *s, const pt_group_t *g)
+{
+    int i, h;
+
+    fprintf(out, "  algorithm %s: %ld calls\n", paptrace_algo_name(f, s->op, g->algo), g->n);
+    fprintf(out, "    %-22s %10s %10s %10s %10s\n", "", "mean", "median", "min", "max");
+    row(out, "imbalance I", &g->imbalance, 1e3, "ms");
+    row(out, "run time r", &g->runtime, 1e3, "ms");
+    row(out, "elapsed e", &g->elapsed, 1e3, "ms");
+    row(out, "absorption A", &g->absorption, 1e3, "ms");
+    row(out, "absorption A/t(pi)", &g->absorption_n, 1.0, "");
+    row(out, "efficiency LB/r", &g->efficiency, 1.0, "");
+    fprintf(out, "    arrival-offset autocorrelation over %ld calls, lags 1..%d:\n", g->n_acf, PT_LAGS);
+    for (i = 0; i < s->nranks; i++) {
+        fprintf(out, "      rank %-5d", i);
+        for (h = 0; h < PT_LAGS; h++)
+            fprintf(out, " %7.3f", g->acf[i * PT_LAGS + h]);
+        fprintf(out, "\n");
+    }
+}
+
+/* Every algorithm the site ran, in id order. */
+static int site_stats(FILE *out, const paptrace_file_t *f, const paptrace_site_t *s, const pt_opts_t *o,
+                      const pt_model_t *m)
+{
+    int algo, nalgo = f->nalgos[s->op];
+    long k, count;
+    pt_group_t g;
+
+    fprintf(out, "site %d '%s': %s, %d ranks, %ld calls%s\n", s->site_id, s->name, papcoll_op_name(s->op),
+            s->nranks, s->niters, o->skip > 0 ? " (first ones skipped by --skip)" : "");
+    for (algo = 0; algo < nalgo; algo++) {
+        for (count = 0, k = o->skip > 0 ? o->skip : 0; k < s->niters; k++)
+            count += s->iters[k].algo == algo;
+        if (count == 0)
+            continue;
+        if (pt_group_stats(s, algo, o->skip, m, &g) != 0)
+            return -1;
+        print_group(out, f, s, &g);
+        pt_group_free(&g);
+    }
+    return 0;
+}
+
+int pt_cmd_stats(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char *err, size_t errlen)
+{
+    const paptrace_site_t **list;
+    pt_model_t m;
+    int j, n, rc = 0;
+
+    if (pt_select_sites(f, o, &list, &n, err, errlen) != 0)
+        return -1;
+    pt_model(f, o, &m);
+    fprintf(out, "model: alpha %.3g s, beta %.3g s/B (%s); t(pi) %s\n", m.alpha, m.beta, m.source,
+            isnan(m.balanced) ? "= (P-1)(alpha + b beta) per call" : "given by --balanced");
+    for (j = 0; rc == 0 && j < n; j++) {
+        fprintf(out, "\n");
+        rc = site_stats(out, f, list[j], o, &m);
+    }
+    free(list);
+    if (rc != 0)
+        snprintf(err, errlen, "out of memory");
+    return rc;
+}

@@ -1,0 +1,169 @@
+/*
+ * paptrace: reads a papcoll trace (HDF5, trace/SCHEMA.md) and prints it.
+ *
+ *   paptrace info|dump|csv|chrome|stats|pat FILE [options]
+ *
+ * Prolog: command, file and options; the file is read whole (paptrace_read).
+ * Then one command writes to stdout.  Every error is one line on stderr:
+ * exit 2 for a bad command line, 1 for a bad file or a failed command.
+ * Usage and examples: paptrace --help, docs/trace.md.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "paptrace_cli.h"
+
+enum { O_SITE, O_SKIP, O_ALPHA, O_BETA, O_BALANCED, O_HELP, O_COUNT };
+
+static const cli_option_t option_table[O_COUNT] = {
+    [O_SITE] = {"site", "NAME", "only this call site (dump, csv, chrome, stats; pat: needed with several)"},
+    [O_SKIP] = {"skip", "N", "leave out each site's first N calls, e.g. warm-ups (stats, pat)"},
+    [O_ALPHA] = {"alpha", "S", "stats: latency of the lower-bound model (default: file's alpha, else 50e-6)"},
+    [O_BETA] = {"beta", "S", "stats: seconds per byte (default: file's beta, else 8e-9 = 1 Gbit/s)"},
+    [O_BALANCED] = {"balanced", "S", "stats: run time t(pi) under a balanced pattern (default: model)"},
+    [O_HELP] = {"help", NULL, "this text"},
+};
+
+typedef int (*command_fn)(const paptrace_file_t *, const pt_opts_t *, FILE *, char *, size_t);
+
+typedef struct {
+    const char *name;
+    command_fn run;
+    unsigned options; /* bit O_x: the command takes option x */
+    const char *help;
+} command_t;
+
+#define BIT(o) (1u << (o))
+static const command_t commands[] = {
+    {"info", pt_cmd_info, 0, "run metadata (program, command line, configuration, ranks, clock) and call sites"},
+    {"dump", pt_cmd_dump, BIT(O_SITE), "every call as a readable table (ms from the call's earliest arrival)"},
+    {"csv", pt_cmd_csv, BIT(O_SITE), "one CSV row per (call, rank) per site, global-clock seconds"},
+    {"chrome", pt_cmd_chrome, BIT(O_SITE), "Chrome/Perfetto trace-event JSON: compute and collective slices"},
+    {"stats", pt_cmd_stats, BIT(O_SITE) | BIT(O_SKIP) | BIT(O_ALPHA) | BIT(O_BETA) | BIT(O_BALANCED),
+     "per site and algorithm: imbalance, run/elapsed time, absorption, efficiency, autocorrelation"},
+    {"pat", pt_cmd_pat, BIT(O_SITE) | BIT(O_SKIP), "papbench replay file (--pattern replay:FILE) of one site"},
+};
+#define NCOMMANDS (int)(sizeof commands / sizeof commands[0])
+
+static void usage(void)
+{
+    cli_option_t o[O_COUNT];
+    int i;
+
+    memcpy(o, option_table, sizeof o);
+    printf("usage: paptrace COMMAND FILE [options]\n\n"
+           "Reads a trace written by a papcoll program run with --trace FILE (HDF5,\n"
+           "trace/SCHEMA.md) and writes to stdout.\n\ncommands:\n");
+    for (i = 0; i < NCOMMANDS; i++)
+        printf("  %-8s %s\n", commands[i].name, commands[i].help);
+    printf("\noptions:\n");
+    cli_print_options(o, O_COUNT);
+    printf("\nexit status: 0 success, 1 unreadable or bad trace file, 2 bad command line.\n"
+           "Examples and the metrics: docs/trace.md.\n");
+}
+
+static const command_t *find_command(const char *name)
+{
+    int i;
+
+    for (i = 0; i < NCOMMANDS; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+/* A non-negative number option into *out (kept when absent). */
+static int opt_number(const cli_option_t *o, double *out)
+{
+    if (o->value == NULL)
+        return 0;
+    if (cli_parse_double(o->value, out) != 0 || *out < 0) {
+        fprintf(stderr, "paptrace: --%s: expected a non-negative number, got '%s'\n", o->name, o->value);
+        return -1;
+    }
+    return 0;
+}
+
+/* Options after FILE; every option must apply to the command. */
+static int parse_options(int argc, char **argv, const command_t *cmd, pt_opts_t *opts)
+{
+    cli_option_t o[O_COUNT];
+    char err[256];
+    long skip = 0;
+    int i;
+
+    memcpy(o, option_table, sizeof o);
+    /* argv[0] is FILE here: cli_parse skips it as it would a program name. */
+    if (cli_parse(argc, argv, o, O_COUNT, err, sizeof err) != 0) {
+        fprintf(stderr, "paptrace: %s (see paptrace --help)\n", err);
+        return -1;
+    }
+    for (i = 0; i < O_HELP; i++)
+        if (o[i].value != NULL && !(cmd->options & BIT(i))) {
+            fprintf(stderr, "paptrace: %s takes no --%s (see paptrace --help)\n", cmd->name, o[i].name);
+            return -1;
+        }
+    *opts = (pt_opts_t){o[O_SITE].value, 0, NAN, NAN, NAN};
+    if (o[O_SKIP].value != NULL && cli_parse_long(o[O_SKIP].value, 0, 1L << 40, &skip) != 0) {
+        fprintf(stderr, "paptrace: --skip: expected a non-negative number of calls, got '%s'\n", o[O_SKIP].value);
+        return -1;
+    }
+    opts->skip = skip;
+    if (opt_number(&o[O_ALPHA], &opts->alpha) || opt_number(&o[O_BETA], &opts->beta) ||
+        opt_number(&o[O_BALANCED], &opts->balanced))
+        return -1;
+    return 0;
+}
+
+static int wants_help(int argc, char **argv)
+{
+    int i;
+
+    for (i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return 1;
+    return argc < 2;
+}
+
+int main(int argc, char **argv)
+{
+    char err[1024];
+    const command_t *cmd;
+    paptrace_file_t *f = NULL;
+    pt_opts_t opts;
+    int rc;
+
+    /* Prolog: command, file, options. */
+    if (wants_help(argc, argv)) {
+        usage();
+        return argc < 2 ? 2 : 0;
+    }
+    if ((cmd = find_command(argv[1])) == NULL) {
+        fprintf(stderr, "paptrace: unknown command '%s' (info, dump, csv, chrome, stats, pat; see --help)\n",
+                argv[1]);
+        return 2;
+    }
+    if (argc < 3 || argv[2][0] == '-') {
+        fprintf(stderr, "paptrace: %s: expected a trace FILE after the command\n", cmd->name);
+        return 2;
+    }
+    if (parse_options(argc - 2, argv + 2, cmd, &opts) != 0)
+        return 2;
+    if (paptrace_read(argv[2], &f, err, sizeof err) != PAPTRACE_OK) {
+        fprintf(stderr, "paptrace: %s\n", err);
+        return 1;
+    }
+
+    /* The command. */
+    rc = cmd->run(f, &opts, stdout, err, sizeof err);
+    if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
+        snprintf(err, sizeof err, "writing the output failed");
+        rc = -1;
+    }
+    if (rc != 0)
+        fprintf(stderr, "paptrace: %s %s: %s\n", cmd->name, argv[2], err);
+    paptrace_file_free(&f);
+    return rc == 0 ? 0 : 1;
+}

@@ -1,0 +1,67 @@
+/*
+ * bin/paptrace: the commands over a trace read by paptrace_read().  Each
+ * command writes to out and returns 0, or prints one line (without the
+ * program name) into err and returns -1.  Pure functions of the file and
+ * the options, so tests call them directly.
+ */
+#ifndef PAPTRACE_CLI_H
+#define PAPTRACE_CLI_H
+
+#include <stdio.h>
+
+#include "paptrace.h"
+#include "stats.h"
+
+/* Hockney model of a 1 Gbit/s Ethernet link: the defaults of stats. */
+#define PT_DEFAULT_ALPHA 50e-6 /* s per message */
+#define PT_DEFAULT_BETA 8e-9   /* s per byte: 1 Gbit/s */
+#define PT_LAGS 5              /* autocorrelation lags of stats */
+
+typedef struct {
+    const char *site; /* --site NAME, or NULL: every site */
+    long skip;        /* --skip N: leave out each site's first N calls (stats, pat) */
+    double alpha;     /* --alpha, NaN: from the file's config, else the default */
+    double beta;      /* --beta, as alpha */
+    double balanced;  /* --balanced: t(pi) in s, NaN: the model's */
+} pt_opts_t;
+
+/* The sites a command works on: the --site one or all; error for an unknown name. */
+int pt_select_sites(const paptrace_file_t *f, const pt_opts_t *o, const paptrace_site_t ***list, int *n,
+                    char *err, size_t errlen);
+
+int pt_cmd_info(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char *err, size_t errlen);
+int pt_cmd_dump(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char *err, size_t errlen);
+int pt_cmd_csv(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char *err, size_t errlen);
+int pt_cmd_chrome(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char *err, size_t errlen);
+int pt_cmd_stats(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char *err, size_t errlen);
+int pt_cmd_pat(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char *err, size_t errlen);
+
+/* The model stats uses and where its numbers come from. */
+typedef struct {
+    double alpha, beta;
+    const char *source; /* "command line", "file", "default (1 Gbit/s)" */
+    double balanced;    /* NaN: (P-1)(alpha + b beta) per call */
+} pt_model_t;
+
+/* alpha and beta: options, else keys alpha/beta of the file's config text, else defaults. */
+void pt_model(const paptrace_file_t *f, const pt_opts_t *o, pt_model_t *m);
+
+/* Statistics of the calls of one site that ran algorithm algo (after skip). */
+typedef struct {
+    int algo;
+    long n;              /* calls */
+    stats_t imbalance;   /* I (s) */
+    stats_t runtime;     /* r (s) */
+    stats_t elapsed;     /* e (s) */
+    stats_t absorption;  /* A = t(pi) - r + I (s) */
+    stats_t absorption_n; /* A / t(pi) */
+    stats_t efficiency;  /* LB / r */
+    long n_acf;          /* calls with every arrival, the autocorrelation's series length */
+    double *acf;         /* nranks x PT_LAGS, lag h of rank i at [i * PT_LAGS + h - 1] */
+} pt_group_t;
+
+/* Computes g for (s, algo); free g->acf with pt_group_free.  0, or -1 out of memory. */
+int pt_group_stats(const paptrace_site_t *s, int algo, long skip, const pt_model_t *m, pt_group_t *g);
+void pt_group_free(pt_group_t *g);
+
+#endif /* PAPTRACE_CLI_H */

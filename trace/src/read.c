@@ -1,0 +1,362 @@
+/*
+ * The trace reader: paptrace_read() loads a whole file (trace/SCHEMA.md)
+ * into plain C structures.  Bad input of any kind -- missing, not HDF5,
+ * another format or schema version, truncated or corrupted -- comes back as
+ * an error code and one line of text, never as a crash or HDF5's own error
+ * stack (silenced for the duration of the call).
+ *
+ * Files of running or killed jobs are opened in SWMR-read mode (the writer
+ * leaves the file marked as open for SWMR writing); a file written to the
+ * end is opened in either mode.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "trace_internal.h"
+
+#define MAX_RANKS (1 << 24)
+#define MAX_ROWS ((hsize_t)1 << 31)
+
+/* Reader state: the file, the types, and where an error happened. */
+typedef struct {
+    hid_t file;
+    pt_types_t mt;
+    char where[128]; /* object being read when something failed */
+} reader_t;
+
+static int fail_at(reader_t *r, int rc, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(r->where, sizeof r->where, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+/*
+ * Reads dataset loc/name whole: 1-D (cols 0) or 2-D with cols columns, as
+ * memory type mtype of elsize bytes.  *rows gets the row count.
+ */
+static int read_all(reader_t *r, hid_t loc, const char *name, hid_t mtype, size_t elsize, hsize_t cols,
+                    void **buf, hsize_t *rows)
+{
+    hid_t d = H5Dopen2(loc, name, H5P_DEFAULT), s = H5I_INVALID_HID;
+    hsize_t dims[2] = {0, 0};
+    int ndims = cols > 0 ? 2 : 1, rc = PAPTRACE_ERR_CORRUPT;
+    size_t n;
+
+    *buf = NULL;
+    *rows = 0;
+    if (d >= 0 && (s = H5Dget_space(d)) >= 0 && H5Sget_simple_extent_ndims(s) == ndims &&
+        H5Sget_simple_extent_dims(s, dims, NULL) == ndims && dims[0] < MAX_ROWS && (cols == 0 || dims[1] == cols)) {
+        n = (size_t)dims[0] * (size_t)(cols ? cols : 1);
+        rc = PAPTRACE_ERR_NOMEM;
+        if ((*buf = calloc(n ? n : 1, elsize)) != NULL) {
+            rc = n == 0 || H5Dread(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, *buf) >= 0 ? PAPTRACE_OK
+                                                                                        : PAPTRACE_ERR_CORRUPT;
+            *rows = dims[0];
+        }
+    }
+    pt_close(&s);
+    pt_close(&d);
+    if (rc != PAPTRACE_OK) {
+        free(*buf);
+        *buf = NULL;
+        return fail_at(r, rc, "reading dataset %s", name);
+    }
+    return rc;
+}
+
+static int read_str(reader_t *r, hid_t obj, const char *name, char **out)
+{
+    if ((*out = pt_attr_read_str(obj, name)) == NULL)
+        return fail_at(r, PAPTRACE_ERR_CORRUPT, "reading attribute %s", name);
+    return PAPTRACE_OK;
+}
+
+static int read_int(reader_t *r, hid_t obj, const char *name, long long lo, long long hi, long long *out)
+{
+    if (pt_attr_read_int(obj, name, out) != PAPTRACE_OK || *out < lo || *out > hi)
+        return fail_at(r, PAPTRACE_ERR_CORRUPT, "reading attribute %s", name);
+    return PAPTRACE_OK;
+}
+
+/* format and schema_version first: they decide whether the rest is ours. */
+static int read_identity(reader_t *r, paptrace_file_t *f)
+{
+    char *format = pt_attr_read_str(r->file, "format");
+    long long v = 0;
+    int ok = format != NULL && strcmp(format, "paptrace") == 0;
+
+    free(format);
+    if (!ok)
+        return PAPTRACE_ERR_FORMAT;
+    if (pt_attr_read_int(r->file, "schema_version", &v) != PAPTRACE_OK)
+        return fail_at(r, PAPTRACE_ERR_CORRUPT, "reading attribute schema_version");
+    f->schema_version = (int)v;
+    if (v != PAPTRACE_SCHEMA_VERSION)
+        return fail_at(r, PAPTRACE_ERR_SCHEMA, "schema version %lld, this reader knows %d", v,
+                       PAPTRACE_SCHEMA_VERSION);
+    return PAPTRACE_OK;
+}
+
+static int read_root(reader_t *r, paptrace_file_t *f)
+{
+    long long n = 0, k = 0;
+    int rc = read_str(r, r->file, "program", &f->program);
+
+    if (rc == PAPTRACE_OK && pt_attr_read_strs(r->file, "argv", &f->argv, &f->argc) != PAPTRACE_OK)
+        rc = fail_at(r, PAPTRACE_ERR_CORRUPT, "reading attribute argv");
+    rc = rc ? rc : read_str(r, r->file, "config", &f->config);
+    rc = rc ? rc : read_str(r, r->file, "mpi_library", &f->mpi_library);
+    rc = rc ? rc : read_str(r, r->file, "papcoll_version", &f->version);
+    rc = rc ? rc : read_str(r, r->file, "hdf5_version", &f->hdf5_version);
+    rc = rc ? rc : read_str(r, r->file, "start_utc", &f->start_utc);
+    rc = rc ? rc : read_str(r, r->file, "clock_method", &f->clock_method);
+    rc = rc ? rc : read_int(r, r->file, "nranks", 1, MAX_RANKS, &n);
+    rc = rc ? rc : read_int(r, r->file, "flush_every", 1, 1LL << 30, &k);
+    f->nranks = (int)n;
+    f->flush_every = (int)k;
+    return rc;
+}
+
+static int read_ranks(reader_t *r, paptrace_file_t *f)
+{
+    pt_rankinfo_t *rows = NULL;
+    hsize_t n = 0;
+    int i, rc = read_all(r, r->file, "ranks", r->mt.rankinfo, sizeof *rows, 0, (void **)&rows, &n);
+
+    if (rc == PAPTRACE_OK && n != (hsize_t)f->nranks)
+        rc = fail_at(r, PAPTRACE_ERR_CORRUPT, "dataset ranks has %llu rows for %d ranks", (unsigned long long)n,
+                     f->nranks);
+    if (rc == PAPTRACE_OK) {
+        f->hosts = calloc((size_t)f->nranks, sizeof *f->hosts);
+        f->pids = calloc((size_t)f->nranks, sizeof *f->pids);
+        rc = f->hosts && f->pids ? PAPTRACE_OK : PAPTRACE_ERR_NOMEM;
+    }
+    for (i = 0; rc == PAPTRACE_OK && i < f->nranks; i++) {
+        rows[i].host[PT_HOST_LEN - 1] = '\0';
+        f->pids[i] = rows[i].pid;
+        if ((f->hosts[i] = strdup(rows[i].host)) == NULL)
+            rc = PAPTRACE_ERR_NOMEM;
+    }
+    free(rows);
+    return rc;
+}
+
+static int read_clock(reader_t *r, paptrace_file_t *f)
+{
+    hsize_t n = 0;
+    int rc = read_all(r, r->file, "clock", r->mt.clock, sizeof(paptrace_clock_row_t), (hsize_t)f->nranks,
+                      (void **)&f->clock, &n);
+
+    f->nclock = (long)n;
+    return rc;
+}
+
+static int read_algorithms(reader_t *r, paptrace_file_t *f)
+{
+    hid_t g = H5Gopen2(r->file, "algorithms", H5P_DEFAULT);
+    pt_algo_t *rows = NULL;
+    hsize_t n = 0, i;
+    int op, rc = g >= 0 ? PAPTRACE_OK : fail_at(r, PAPTRACE_ERR_CORRUPT, "opening group algorithms");
+
+    for (op = 0; rc == PAPTRACE_OK && op < PAPCOLL_OP_COUNT; op++) {
+        rc = read_all(r, g, papcoll_op_name((papcoll_op_t)op), r->mt.algo, sizeof *rows, 0, (void **)&rows, &n);
+        if (rc == PAPTRACE_OK && (f->algos[op] = calloc((size_t)n + 1, sizeof(char *))) == NULL)
+            rc = PAPTRACE_ERR_NOMEM;
+        for (i = 0; rc == PAPTRACE_OK && i < n; i++) {
+            rows[i].name[PT_ALGO_LEN - 1] = '\0';
+            if (rows[i].id != (int)i)
+                rc = fail_at(r, PAPTRACE_ERR_CORRUPT, "algorithm table %s: id %d in row %llu",
+                             papcoll_op_name((papcoll_op_t)op), rows[i].id, (unsigned long long)i);
+            else if ((f->algos[op][i] = strdup(rows[i].name)) == NULL)
+                rc = PAPTRACE_ERR_NOMEM;
+            else
+                f->nalgos[op] = (int)i + 1;
+        }
+        free(rows);
+        rows = NULL;
+    }
+    pt_close(&g);
+    return rc;
+}
+
+/* One /sites/<id> group into s. */
+static int read_site(reader_t *r, hid_t sites, const char *gname, int nranks, paptrace_site_t *s)
+{
+    hid_t g = H5Gopen2(sites, gname, H5P_DEFAULT);
+    long long id = 0, op = 0;
+    hsize_t nr = 0, ni = 0;
+    int rc = g >= 0 ? PAPTRACE_OK : PAPTRACE_ERR_CORRUPT;
+
+    s->nranks = nranks;
+    rc = rc ? rc : read_str(r, g, "name", &s->name);
+    rc = rc ? rc : read_int(r, g, "site_id", 0, 1 << 30, &id);
+    rc = rc ? rc : read_int(r, g, "op_id", 0, PAPCOLL_OP_COUNT - 1, &op);
+    rc = rc ? rc
+            : read_all(r, g, "ranks", r->mt.rec, sizeof *s->ranks, (hsize_t)nranks, (void **)&s->ranks, &nr);
+    rc = rc ? rc : read_all(r, g, "iters", r->mt.iter, sizeof *s->iters, 0, (void **)&s->iters, &ni);
+    s->site_id = (int)id;
+    s->op = (papcoll_op_t)op;
+    /* A killed writer may have extended one table of a pair further than the other. */
+    s->niters = (long)(nr < ni ? nr : ni);
+    pt_close(&g);
+    if (rc != PAPTRACE_OK)
+        return fail_at(r, rc, "reading site group sites/%s (%s)", gname, r->where[0] ? r->where : "open");
+    return rc;
+}
+
+static int cmp_site(const void *a, const void *b)
+{
+    const paptrace_site_t *x = a, *y = b;
+
+    return (x->site_id > y->site_id) - (x->site_id < y->site_id);
+}
+
+static int read_sites(reader_t *r, paptrace_file_t *f)
+{
+    hid_t g = H5Gopen2(r->file, "sites", H5P_DEFAULT);
+    H5G_info_t info;
+    char name[64];
+    hsize_t i;
+    int rc = g >= 0 && H5Gget_info(g, &info) >= 0 && info.nlinks < (1u << 20)
+                 ? PAPTRACE_OK
+                 : fail_at(r, PAPTRACE_ERR_CORRUPT, "opening group sites");
+
+    if (rc == PAPTRACE_OK && (f->sites = calloc((size_t)info.nlinks + 1, sizeof *f->sites)) == NULL)
+        rc = PAPTRACE_ERR_NOMEM;
+    for (i = 0; rc == PAPTRACE_OK && i < info.nlinks; i++) {
+        if (H5Lget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, i, name, sizeof name, H5P_DEFAULT) < 0)
+            rc = fail_at(r, PAPTRACE_ERR_CORRUPT, "listing group sites");
+        else
+            rc = read_site(r, g, name, f->nranks, &f->sites[i]);
+        f->nsites = (int)i + 1;
+    }
+    pt_close(&g);
+    if (rc == PAPTRACE_OK)
+        qsort(f->sites, (size_t)f->nsites, sizeof *f->sites, cmp_site);
+    return rc;
+}
+
+/* Opens path read-only: SWMR-read first (running or killed writers), then plain. */
+static hid_t open_file(const char *path)
+{
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, H5P_DEFAULT);
+
+    return f >= 0 ? f : H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+}
+
+static int read_file(reader_t *r, const char *path, paptrace_file_t *f)
+{
+    struct stat st;
+    int rc;
+
+    if (stat(path, &st) != 0)
+        return fail_at(r, PAPTRACE_ERR_NOFILE, "%s", strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return fail_at(r, PAPTRACE_ERR_NOFILE, "not a regular file");
+    if (H5Fis_hdf5(path) <= 0)
+        return PAPTRACE_ERR_NOTHDF5;
+    if ((r->file = open_file(path)) < 0)
+        return PAPTRACE_ERR_OPEN;
+    rc = pt_types_create(&r->mt);
+    rc = rc ? rc : read_identity(r, f);
+    rc = rc ? rc : read_root(r, f);
+    rc = rc ? rc : read_ranks(r, f);
+    rc = rc ? rc : read_clock(r, f);
+    rc = rc ? rc : read_algorithms(r, f);
+    rc = rc ? rc : read_sites(r, f);
+    return rc;
+}
+
+int paptrace_read(const char *path, paptrace_file_t **out, char *err, size_t errlen)
+{
+    reader_t r = {H5I_INVALID_HID, {H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID,
+                                    H5I_INVALID_HID}, ""};
+    paptrace_file_t *f = calloc(1, sizeof *f);
+    pt_quiet_t q;
+    int rc;
+
+    *out = NULL;
+    if (f == NULL)
+        return PAPTRACE_ERR_NOMEM;
+    pt_quiet_begin(&q);
+    rc = read_file(&r, path, f);
+    pt_types_close(&r.mt);
+    pt_close(&r.file);
+    pt_quiet_end(&q);
+    if (rc != PAPTRACE_OK) {
+        if (rc == PAPTRACE_ERR_SCHEMA || rc == PAPTRACE_ERR_NOFILE)
+            snprintf(err, errlen, "%s: %s", path, r.where);
+        else if (r.where[0])
+            snprintf(err, errlen, "%s: %s (%s)", path, paptrace_strerror(rc), r.where);
+        else
+            snprintf(err, errlen, "%s: %s", path, paptrace_strerror(rc));
+        paptrace_file_free(&f);
+        return rc;
+    }
+    *out = f;
+    return PAPTRACE_OK;
+}
+
+static void free_strs(char **v, int n)
+{
+    int i;
+
+    for (i = 0; v != NULL && i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+void paptrace_file_free(paptrace_file_t **fp)
+{
+    paptrace_file_t *f = fp ? *fp : NULL;
+    int i;
+
+    if (f == NULL)
+        return;
+    for (i = 0; i < f->nsites; i++) {
+        free(f->sites[i].name);
+        free(f->sites[i].iters);
+        free(f->sites[i].ranks);
+    }
+    free(f->sites);
+    for (i = 0; i < PAPCOLL_OP_COUNT; i++)
+        free_strs(f->algos[i], f->nalgos[i]);
+    free(f->clock);
+    free(f->pids);
+    free_strs(f->hosts, f->nranks);
+    free_strs(f->argv, f->argc);
+    free(f->program);
+    free(f->config);
+    free(f->mpi_library);
+    free(f->version);
+    free(f->hdf5_version);
+    free(f->start_utc);
+    free(f->clock_method);
+    free(f);
+    *fp = NULL;
+}
+
+const paptrace_site_t *paptrace_find_site(const paptrace_file_t *f, const char *name)
+{
+    int i;
+
+    for (i = 0; i < f->nsites; i++)
+        if (strcmp(f->sites[i].name, name) == 0)
+            return &f->sites[i];
+    return NULL;
+}
+
+const char *paptrace_algo_name(const paptrace_file_t *f, papcoll_op_t op, int algo)
+{
+    if (op < 0 || op >= PAPCOLL_OP_COUNT || algo < 0 || algo >= f->nalgos[op])
+        return "?";
+    return f->algos[op][algo];
+}

@@ -4,7 +4,7 @@
 # against FFTW (own and fftw kernels); a deliberately corrupted block (test-only
 # PAPCOLL_FFT_TEST_CORRUPT) makes the validation FAIL with exit 1 and stops every
 # rank; every gather algorithm and `mpi` runs; the INI file, noise injection and
-# the output files (summary.json, iterations.csv) work.  ~30 s on 2 cores.
+# the output files (summary.json, iterations.csv, --trace) work.  ~30 s on 2 cores.
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUTDIR=${OUT:-.}
@@ -143,6 +143,16 @@ printf '# PAP\n0 0.004\n0.002 0\n' >"$TMP/pap.txt"
 expect_ok "uniform noise" 2 --n 8192 --iters 4 --noise uniform:3
 expect_ok "slow rank" 2 --n 8192 --iters 4 --noise slow-rank:1,3
 expect_ok "trace noise" 2 --n 8192 --iters 4 --noise trace:"$TMP/pap.txt"
+
+# --- --trace FILE: an HDF5 trace (libpaptrace); a path that cannot be created is a usage error ---
+if expect_ok "--trace" 2 --n 8192 --iters 5 --trace "$TMP/run.h5"; then
+    [[ -s $TMP/run.h5 ]] || fail "--trace: no file written"
+    if [[ -x $OUTDIR/bin/paptrace ]]; then
+        "$OUTDIR/bin/paptrace" info "$TMP/run.h5" 2>&1 | grep -qE '^ +0 +fft-result +gather .* 5 ' ||
+            fail "--trace: paptrace info does not show 5 calls of site fft-result"
+    fi
+fi
+expect_error "trace file in a missing directory" "--trace: '.*': " 0 --n 4096 --trace "$TMP/no/such/dir.h5"
 
 [[ $fails -eq 0 ]] || exit 1
 echo "fft.sh: all checks passed"

@@ -22,6 +22,7 @@ enum {
     O_VERIFY_EVERY,
     O_SEED,
     O_OUT,
+    O_TRACE,
     O_QUIET,
     O_HELP,
     O_COUNT
@@ -41,6 +42,7 @@ static const cli_option_t option_table[O_COUNT] = {
                         "check against FFTW every K iterations and on the last (default 100)"},
     [O_SEED] = {"seed", "S", "seed of the input signal and the noise (default 1)"},
     [O_OUT] = {"out", "DIR", "write DIR/summary.json and DIR/iterations.csv (mkdir -p)"},
+    [O_TRACE] = {"trace", "FILE", "write every gather's per-rank records to FILE (HDF5, libpaptrace)"},
     [O_QUIET] = {"quiet", NULL, "no progress lines on stderr"},
     [O_HELP] = {"help", NULL, "this text"},
 };
@@ -167,10 +169,13 @@ static int parse_run(fft_config_t *cfg, const cli_option_t *o, char *err, size_t
     long r;
 
     cfg->out_dir = o[O_OUT].value;
+    cfg->trace_file = o[O_TRACE].value;
     cfg->quiet = o[O_QUIET].value != NULL;
     cfg->corrupt_rank = -1;
     if (cfg->out_dir != NULL && cfg->out_dir[0] == '\0')
         return fail(cfg, o, O_OUT, "a directory name", err, errlen);
+    if (cfg->trace_file != NULL && cfg->trace_file[0] == '\0')
+        return fail(cfg, o, O_TRACE, "a file name", err, errlen);
     if (corrupt != NULL && corrupt[0] != '\0') {
         if (cli_parse_long(corrupt, 0, cfg->nprocs - 1, &r) != 0) {
             snprintf(err, errlen, "%s: expected a rank in 0..%d, got '%s'", FFT_CORRUPT_ENV, cfg->nprocs - 1,
@@ -242,7 +247,9 @@ void fft_config_text(const fft_config_t *cfg, char *buf, size_t len)
     if (w >= 0 && (size_t)w < len && cfg->algo != NULL)
         w += snprintf(buf + w, len - (size_t)w, "algo = %s\n", cfg->algo);
     if (w >= 0 && (size_t)w < len && cfg->out_dir != NULL)
-        snprintf(buf + w, len - (size_t)w, "out = %s\n", cfg->out_dir);
+        w += snprintf(buf + w, len - (size_t)w, "out = %s\n", cfg->out_dir);
+    if (w >= 0 && (size_t)w < len && cfg->trace_file != NULL)
+        snprintf(buf + w, len - (size_t)w, "trace = %s\n", cfg->trace_file);
 }
 
 void fft_config_usage(void)

@@ -42,6 +42,7 @@ typedef struct {
     fft_noise_t noise;
     uint64_t seed;
     const char *out_dir;     /* NULL: no result files */
+    const char *trace_file;  /* NULL: no HDF5 trace (libpaptrace) */
     const char *config_file; /* --config, NULL if none */
     int config_papcoll;      /* 1: config_file has a [papcoll] section for the library */
     int quiet;               /* no progress lines */

@@ -15,6 +15,7 @@
 #include "dif.h"
 #include "kernel.h"
 #include "papcoll.h"
+#include "paptrace.h"
 #include "verify.h"
 
 /* Per-iteration record of one rank: arrival and exit of the gather (global
@@ -30,6 +31,9 @@ typedef struct {
     int thread_level; /* provided by MPI_Init_thread */
     papcoll_ctx_t *ctx;
     papcoll_site_t *site; /* the one gather call site */
+    paptrace_t *trace;    /* --trace: the HDF5 trace writer, or NULL */
+    int argc;             /* the command line, stored in the trace */
+    char **argv;
     papcoll_clock_t clock;
     long long block;        /* points per rank, N / P */
     dif_twiddles_t tw;      /* block-sized table (every rank) */
@@ -64,8 +68,10 @@ int fft_setup(fft_t *f, const fft_config_t *cfg);
  * validation failed (all ranks stop after that iteration). */
 int fft_run(fft_t *f);
 
-/* Frees the site, the context and the buffers (safe after a failed setup). */
-void fft_teardown(fft_t *f);
+/* Frees the site, closes the trace, frees the context and the buffers
+ * (safe after a failed setup).  STATUS_FAILED when the trace could not be
+ * completed, else STATUS_OK. */
+int fft_teardown(fft_t *f);
 
 /* Rank 0 prints the configuration before the loop. */
 void fft_report_config(const fft_t *f);

@@ -54,12 +54,14 @@ int main(int argc, char **argv)
 {
     fft_config_t cfg;
     fft_t f;
-    int status;
+    int status, down;
 
     memset(&f, 0, sizeof f);
     memset(&cfg, 0, sizeof cfg);
+    f.argc = argc;
+    f.argv = argv;
 
-    /* Prolog: MPI, configuration, output directory, buffers and plans, papcoll site. */
+    /* Prolog: MPI, configuration, output directory, buffers and plans, papcoll site, trace. */
     start_mpi(&argc, &argv, &f);
     status = read_config(argc, argv, &f, &cfg);
     if (status == STATUS_OK)
@@ -74,7 +76,9 @@ int main(int argc, char **argv)
     /* Epilog: results, files, the validation line; then tear down in reverse order. */
     if (status == STATUS_OK || f.done > 0)
         status = fft_report(&f, status);
-    fft_teardown(&f);
+    down = fft_teardown(&f);
+    if (status == STATUS_OK)
+        status = down;
     fft_config_free(&cfg);
     MPI_Finalize();
     return status == STATUS_HELP_DONE ? 0 : status;

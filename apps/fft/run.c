@@ -152,6 +152,26 @@ static int start_papcoll(fft_t *f)
     return STATUS_OK;
 }
 
+/* After the site exists: rank 0 creates the trace file and installs its record sink. */
+static int start_trace(fft_t *f)
+{
+    const fft_config_t *c = f->cfg;
+    char text[1024];
+    paptrace_meta_t meta = {"fft", f->argc, f->argv, text, 0};
+    int rc;
+
+    if (c->trace_file == NULL)
+        return STATUS_OK;
+    fft_config_text(c, text, sizeof text);
+    rc = paptrace_open(f->ctx, MPI_COMM_WORLD, c->trace_file, &meta, &f->trace);
+    if (rc != 0) {
+        if (f->rank == 0)
+            fprintf(stderr, "fft: --trace: '%s': %s\n", c->trace_file, paptrace_strerror(rc));
+        return STATUS_USAGE;
+    }
+    return STATUS_OK;
+}
+
 int fft_setup(fft_t *f, const fft_config_t *cfg)
 {
     int status;
@@ -170,6 +190,9 @@ int fft_setup(fft_t *f, const fft_config_t *cfg)
         status = agree(alloc_compute(f));
     if (status == STATUS_OK)
         status = agree(start_papcoll(f));
+    /* paptrace_open returns the same status on every rank. */
+    if (status == STATUS_OK)
+        status = start_trace(f);
     return status;
 }
 
@@ -363,11 +386,19 @@ int fft_run(fft_t *f)
     return status != STATUS_OK ? status : cstatus;
 }
 
-void fft_teardown(fft_t *f)
+int fft_teardown(fft_t *f)
 {
-    /* Sites and contexts are collective to free: every rank frees the same ones. */
+    int status = STATUS_OK, rc;
+
+    /* Collective, in this order: the site's last records reach the trace's
+     * sink in papcoll_site_free; the trace closes before the context. */
     if (f->site != NULL)
         papcoll_site_free(&f->site);
+    if (f->trace != NULL && (rc = paptrace_close(&f->trace)) != 0) {
+        if (f->rank == 0)
+            fprintf(stderr, "fft: --trace: closing '%s': %s\n", f->cfg->trace_file, paptrace_strerror(rc));
+        status = STATUS_FAILED;
+    }
     if (f->ctx != NULL)
         papcoll_finalize(&f->ctx);
     fft_kernel_free(&f->kernel);
@@ -384,4 +415,5 @@ void fft_teardown(fft_t *f)
     free(f->all_rec);
     free(f->totals);
     fftwf_cleanup_threads();
+    return status;
 }

@@ -16,6 +16,7 @@
  * usage: test_trace                   all of the above (temporary files)
  *        test_trace --crash FILE      only 5, keeping FILE, printing
  *                                     "flushed SITE N" (tests/trace_crash.sh)
+ *        test_trace --write FILE      writes the trace of 1 to FILE (tests/trace_badinput.sh)
  */
 #include <math.h>
 #include <signal.h>
@@ -386,8 +387,13 @@ int main(int argc, char **argv)
         test_crash(argv[2]);
         return unit_summary();
     }
+    if (argc == 3 && strcmp(argv[1], "--write") == 0) {
+        unit_name = "test_trace write";
+        write_trace(argv[2]);
+        return unit_summary();
+    }
     if (argc != 1) {
-        fprintf(stderr, "usage: test_trace [--crash FILE]\n");
+        fprintf(stderr, "usage: test_trace [--crash FILE | --write FILE]\n");
         return 2;
     }
     test_round_trip();

@@ -230,7 +230,11 @@ static hid_t open_str_attr(hid_t obj, const char *name, size_t *size)
     return a;
 }
 
-/* Reads all n strings of size bytes each of attribute a into a fresh buffer. */
+/*
+ * Reads all n strings of attribute a into a fresh buffer of n slots of size
+ * bytes (the file's size plus one: a NUL-padded string of another writer
+ * may use every byte of its slot).
+ */
 static char *read_str_buf(hid_t a, size_t size, size_t n)
 {
     hid_t mt = str_type(size);
@@ -244,16 +248,40 @@ static char *read_str_buf(hid_t a, size_t size, size_t n)
     return buf;
 }
 
+/* A scalar variable-length string attribute (other writers, e.g. h5py, make these). */
+static char *read_vlen_str(hid_t a)
+{
+    hid_t mt = H5Tcopy(H5T_C_S1);
+    char *v = NULL, *out = NULL;
+
+    if (mt >= 0 && H5Tset_size(mt, H5T_VARIABLE) >= 0 && H5Aread(a, mt, &v) >= 0 && v != NULL) {
+        out = strdup(v);
+        H5free_memory(v);
+    }
+    pt_close(&mt);
+    return out;
+}
+
 char *pt_attr_read_str(hid_t obj, const char *name)
 {
     size_t size = 0;
-    hid_t a = open_str_attr(obj, name, &size), s = H5I_INVALID_HID;
+    hid_t a = open_str_attr(obj, name, &size), s = H5I_INVALID_HID, t = H5I_INVALID_HID;
     char *buf = NULL;
 
+    if (a < 0 && H5Aexists(obj, name) > 0 && (a = H5Aopen(obj, name, H5P_DEFAULT)) >= 0) {
+        t = H5Aget_type(a);
+        if (t >= 0 && H5Tget_class(t) == H5T_STRING && H5Tis_variable_str(t) > 0 && (s = H5Aget_space(a)) >= 0 &&
+            H5Sget_simple_extent_type(s) == H5S_SCALAR)
+            buf = read_vlen_str(a);
+        pt_close(&s);
+        pt_close(&t);
+        pt_close(&a);
+        return buf;
+    }
     if (a >= 0)
         s = H5Aget_space(a);
     if (s >= 0 && H5Sget_simple_extent_type(s) == H5S_SCALAR)
-        buf = read_str_buf(a, size, 1);
+        buf = read_str_buf(a, size + 1, 1);
     pt_close(&s);
     pt_close(&a);
     return buf;
@@ -289,7 +317,7 @@ int pt_attr_read_strs(hid_t obj, const char *name, char ***values, int *n)
         s = H5Aget_space(a);
     if (s >= 0 && H5Sget_simple_extent_ndims(s) == 1)
         np = H5Sget_simple_extent_npoints(s);
-    if (np >= 0 && np < (1 << 24) && (buf = read_str_buf(a, size, count = (size_t)np)) != NULL) {
+    if (np >= 0 && np < (1 << 24) && (buf = read_str_buf(a, ++size, count = (size_t)np)) != NULL) {
         rc = PAPTRACE_ERR_NOMEM;
         if ((out = calloc(count + 1, sizeof *out)) != NULL) {
             for (i = 0; i < count; i++)

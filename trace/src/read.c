@@ -244,12 +244,57 @@ static int read_sites(reader_t *r, paptrace_file_t *f)
     return rc;
 }
 
-/* Opens path read-only: SWMR-read first (running or killed writers), then plain. */
-static hid_t open_file(const char *path)
+/* H5Ewalk2 callback: keeps the description of an entry that says "truncated". */
+static herr_t find_truncated(unsigned n, const H5E_error2_t *e, void *data)
 {
-    hid_t f = H5Fopen(path, H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, H5P_DEFAULT);
+    char *out = data;
 
-    return f >= 0 ? f : H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    (void)n;
+    if (out[0] == '\0' && e->desc != NULL && strstr(e->desc, "truncated") != NULL)
+        snprintf(out, 128, "%s", e->desc);
+    return 0;
+}
+
+/*
+ * Opens path read-only: SWMR-read first (running or killed writers), then
+ * plain.  A SWMR reader retries a metadata read whose checksum fails, since
+ * the writer may be in the middle of it; a few attempts are enough here,
+ * the library's default (100, with growing sleeps) makes a damaged file
+ * look like a hang.
+ */
+static int open_file(reader_t *r, const char *path)
+{
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    char why[128] = "";
+
+    if (fapl >= 0 && H5Pset_metadata_read_attempts(fapl, 4) >= 0)
+        r->file = H5Fopen(path, H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, fapl);
+    if (r->file < 0)
+        r->file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (r->file < 0)
+        H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, find_truncated, why);
+    pt_close(&fapl);
+    if (why[0])
+        return fail_at(r, PAPTRACE_ERR_CORRUPT, "HDF5: %s", why);
+    return r->file >= 0 ? PAPTRACE_OK : PAPTRACE_ERR_OPEN;
+}
+
+/*
+ * HDF5 skips its end-of-file check in SWMR-read mode (a writer may be
+ * ahead), and reads past the end as zeros: compare the size with the end
+ * of allocated space the superblock records (a flushed file is never
+ * shorter; only a truncated one is).
+ */
+static int check_size(reader_t *r, off_t size)
+{
+    haddr_t eoa = 0;
+
+    if (H5Fget_eoa(r->file, &eoa) < 0)
+        return fail_at(r, PAPTRACE_ERR_CORRUPT, "no end-of-allocation address");
+    if (eoa > (haddr_t)size)
+        return fail_at(r, PAPTRACE_ERR_CORRUPT, "file is truncated: %lld bytes, its superblock needs %llu",
+                       (long long)size, (unsigned long long)eoa);
+    return PAPTRACE_OK;
 }
 
 static int read_file(reader_t *r, const char *path, paptrace_file_t *f)
@@ -263,9 +308,9 @@ static int read_file(reader_t *r, const char *path, paptrace_file_t *f)
         return fail_at(r, PAPTRACE_ERR_NOFILE, "not a regular file");
     if (H5Fis_hdf5(path) <= 0)
         return PAPTRACE_ERR_NOTHDF5;
-    if ((r->file = open_file(path)) < 0)
-        return PAPTRACE_ERR_OPEN;
-    rc = pt_types_create(&r->mt);
+    rc = open_file(r, path);
+    rc = rc ? rc : check_size(r, st.st_size);
+    rc = rc ? rc : pt_types_create(&r->mt);
     rc = rc ? rc : read_identity(r, f);
     rc = rc ? rc : read_root(r, f);
     rc = rc ? rc : read_ranks(r, f);

@@ -13,6 +13,7 @@
 
 #include "config.h"
 #include "papcoll.h"
+#include "paptrace.h"
 
 /* Measurements of one algorithm, indexed by measured iteration. */
 typedef struct {
@@ -34,6 +35,9 @@ typedef struct {
     papcoll_clock_t clock; /* papcoll's global clock (all times are on it) */
     double alpha, beta; /* Hockney latency (s) and time per byte (s/B), root <-> a leaf */
     papcoll_ctx_t *ctx;
+    paptrace_t *trace;    /* --trace: open from the sites' creation to their release */
+    int argc;             /* the command line, for the trace */
+    char **argv;
     algo_result_t *res;   /* cfg->nalgos */
     void *sendbuf;        /* gather: own block; scatter: all blocks (root) */
     void *recvbuf;        /* gather: all blocks (root); scatter: own block */
@@ -52,6 +56,12 @@ int bench_setup(bench_t *b, const bench_config_t *cfg);
 
 /* The loop: warm-up and measured iterations of every algorithm. */
 int bench_measure(bench_t *b);
+
+/* --trace: opens the trace (collective, after the sites exist); an agreed status. */
+int bench_trace_open(bench_t *b);
+
+/* Closes the trace (collective; after the sites are freed, before papcoll_finalize). */
+void bench_trace_close(bench_t *b);
 
 /* Frees sites, context and buffers (safe after a failed setup). */
 void bench_teardown(bench_t *b);

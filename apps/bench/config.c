@@ -25,6 +25,7 @@ enum {
     O_BASELINE,
     O_ROOT,
     O_OUT,
+    O_TRACE,
     O_PREDICTOR,
     O_CONFIG,
     O_NO_MONITOR,
@@ -50,6 +51,7 @@ static const cli_option_t option_table[O_COUNT] = {
     [O_BASELINE] = {"baseline", "NAME", "algorithm the speedups refer to (default: first of --algos)"},
     [O_ROOT] = {"root", "R", "root rank (default 0)"},
     [O_OUT] = {"out", "DIR", "write DIR/results.json and DIR/results.csv (mkdir -p)"},
+    [O_TRACE] = {"trace", "FILE", "write every call of every rank to FILE (HDF5, see docs/trace.md)"},
     [O_PREDICTOR] = {"predictor", "SPEC", "PAT predictor: edge, last, sma:K, ewma:A (default: library's)"},
     [O_CONFIG] = {"config", "FILE", "papcoll INI file with a [papcoll] section (default $PAPCOLL_CONFIG)"},
     [O_NO_MONITOR] = {"no-monitor", NULL, "no monitor thread (B* algorithms run in the foreground)"},
@@ -252,12 +254,15 @@ static int parse_run(const cli_option_t *o, bench_config_t *cfg, char *err, size
     cfg->root = (int)root;
     if (rc == CONFIG_OK && o[O_OUT].value && o[O_OUT].value[0] == '\0')
         rc = fail(err, errlen, "out", "a directory name", "");
+    if (rc == CONFIG_OK && o[O_TRACE].value && o[O_TRACE].value[0] == '\0')
+        rc = fail(err, errlen, "trace", "a file name", "");
     if (rc == CONFIG_OK && o[O_PREDICTOR].value && o[O_PREDICTOR].value[0] == '\0')
         rc = fail(err, errlen, "predictor", "edge, last, sma:K or ewma:A", "");
     if (rc == CONFIG_OK && o[O_CONFIG].value && o[O_CONFIG].value[0] == '\0')
         rc = fail(err, errlen, "config", "a file name", "");
     cfg->config_file = o[O_CONFIG].value;
     cfg->out_dir = o[O_OUT].value;
+    cfg->trace_path = o[O_TRACE].value;
     cfg->predictor = o[O_PREDICTOR].value;
     cfg->no_monitor = o[O_NO_MONITOR].value != NULL;
     cfg->no_bind = o[O_NO_BIND].value != NULL;

@@ -34,6 +34,7 @@ typedef struct {
     const char *sync; /* "double-barrier" */
     int root;
     const char *out_dir;     /* NULL: no result files */
+    const char *trace_path;  /* --trace FILE: HDF5 trace of every call, NULL: none */
     const char *predictor;   /* NULL: the library's choice */
     const char *config_file; /* papcoll INI file, NULL: $PAPCOLL_CONFIG */
     int no_monitor;

@@ -61,6 +61,8 @@ int main(int argc, char **argv)
 
     memset(&b, 0, sizeof b);
     memset(&cfg, 0, sizeof cfg);
+    b.argc = argc;
+    b.argv = argv;
 
     /* Prolog: MPI, command line, output directory, buffers, clocks, papcoll sites. */
     start_mpi(&argc, &argv, &b);

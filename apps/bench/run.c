@@ -218,6 +218,8 @@ int bench_setup(bench_t *b, const bench_config_t *cfg)
         status = agree(measure_network(b));
     if (status == STATUS_OK)
         status = agree(start_papcoll(b));
+    if (status == STATUS_OK)
+        status = bench_trace_open(b);
     return status;
 }
 
@@ -437,6 +439,7 @@ void bench_teardown(bench_t *b)
             papcoll_site_free(&b->res[a].site);
         free_results(&b->res[a]);
     }
+    bench_trace_close(b);
     if (b->ctx != NULL)
         papcoll_finalize(&b->ctx);
     free(b->res);

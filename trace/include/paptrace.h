@@ -59,7 +59,8 @@ extern "C" {
     XX(SCHEMA, -10, "unsupported schema version")                                      \
     XX(CORRUPT, -11, "truncated or corrupted trace")                                   \
     XX(NOSITE, -12, "no such call site")                                               \
-    XX(RECORD, -13, "record does not match the trace (rank count or site)")
+    XX(RECORD, -13, "record does not match the trace (rank count or site)")             \
+    XX(CREATE, -14, "cannot create the trace file (missing directory or no permission?)")
 
 /** Error codes, see PAPTRACE_ERRNO_MAP. */
 typedef enum {

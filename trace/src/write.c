@@ -210,7 +210,7 @@ static int create_file(paptrace_t *t, const paptrace_meta_t *meta, const paptrac
         return rc;
     t->file = H5Fcreate(t->path, H5F_ACC_TRUNC, H5P_DEFAULT, t->fapl);
     if (t->file < 0)
-        return rc;
+        return PAPTRACE_ERR_CREATE;
     rc = write_root_attrs(t, meta, run);
     rc = rc ? rc : write_ranks(t, run);
     rc = rc ? rc : write_algorithms(t);

@@ -107,10 +107,11 @@ $(COMMON_ARCH): $(COMMON_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-# trace/ alone sees HDF5's headers.
+# trace/ alone sees HDF5's headers; traces record the project version.
+TRACE_VERSION := -DPAPCOLL_GIT_VERSION='"$(shell git describe --always --dirty 2>/dev/null || echo unknown)"'
 $(OBJ)/trace/%.o: trace/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(HDF5_CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS) $(HDF5_CFLAGS) $(TRACE_VERSION) -MMD -MP -c $< -o $@
 
 $(OUT)/build/tests/%: $(OBJ)/tests/%.o $(APP_ARCH) $(LINK_LIBS)
 	@mkdir -p $(dir $@)

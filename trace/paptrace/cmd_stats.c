@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../apps/bench/lowerbound.h"
+#include "lowerbound.h"
 #include "paptrace_cli.h"
 
 /* Value of "key = number" in the config text (any section), NaN when absent. */

@@ -149,22 +149,6 @@ static void print_table(const bench_t *b, const summary_t *s, int elapsed)
     }
 }
 
-static void json_stats(json_t *j, const char *key, const stats_t *t)
-{
-    json_begin_object(j, key);
-    json_number(j, "mean", t->mean);
-    json_number(j, "median", t->median);
-    json_number(j, "stddev", t->stddev);
-    json_number(j, "min", t->min);
-    json_number(j, "max", t->max);
-    json_begin_array(j, "ci95");
-    json_number(j, NULL, t->ci_lo);
-    json_number(j, NULL, t->ci_hi);
-    json_end(j);
-    json_int(j, "n", t->n);
-    json_end(j);
-}
-
 /* The run's parameters, the fields before "results". */
 static void json_config(json_t *j, const bench_t *b)
 {

@@ -196,3 +196,19 @@ int json_finish(json_t *j)
     fputc('\n', j->f);
     return j->depth == 0 && !j->error && !ferror(j->f) ? 0 : -1;
 }
+
+void json_stats(json_t *j, const char *key, const stats_t *t)
+{
+    json_begin_object(j, key);
+    json_number(j, "mean", t->mean);
+    json_number(j, "median", t->median);
+    json_number(j, "stddev", t->stddev);
+    json_number(j, "min", t->min);
+    json_number(j, "max", t->max);
+    json_begin_array(j, "ci95");
+    json_number(j, NULL, t->ci_lo);
+    json_number(j, NULL, t->ci_hi);
+    json_end(j);
+    json_int(j, "n", t->n);
+    json_end(j);
+}

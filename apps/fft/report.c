@@ -171,22 +171,6 @@ static void print_results(const fft_t *f, const summary_t *s)
            1e3 * s->el.mean);
 }
 
-static void json_stats(json_t *j, const char *key, const stats_t *t)
-{
-    json_begin_object(j, key);
-    json_number(j, "mean", t->mean);
-    json_number(j, "median", t->median);
-    json_number(j, "stddev", t->stddev);
-    json_number(j, "min", t->min);
-    json_number(j, "max", t->max);
-    json_begin_array(j, "ci95");
-    json_number(j, NULL, t->ci_lo);
-    json_number(j, NULL, t->ci_hi);
-    json_end(j);
-    json_int(j, "n", t->n);
-    json_end(j);
-}
-
 static void json_body(json_t *j, const fft_t *f, const summary_t *s)
 {
     const fft_config_t *c = f->cfg;

@@ -62,8 +62,9 @@ static int on_record(void *arg, const papcoll_record_t *r)
         if (r->root != g_root[k])
             fail("root differs from the call's", r->site_id, r->iter, -1);
     }
-    if (r->bytes != (long long)(r->iter % 5) * (long long)sizeof(int))
-        fail("bytes differ from the call's", r->site_id, r->iter, -1);
+    if (r->bytes != (long long)(r->iter % 5) * (long long)sizeof(int) || r->count != r->iter % 5 ||
+        r->datatype == NULL || strcmp(r->datatype, "MPI_INT") != 0)
+        fail("bytes, count or datatype differ from the call's", r->site_id, r->iter, -1);
     if (!(isnan(r->plan_time) || (r->plan_time >= 0 && r->plan_time < 1)))
         fail("plan time out of range", r->site_id, r->iter, -1);
     for (i = 0; i < r->nranks; i++) {

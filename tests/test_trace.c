@@ -71,6 +71,8 @@ static void synth_record(int site, int k, papcoll_rank_record_t *ranks, papcoll_
     rec->algo = k % papcoll_algo_count(rec->op);
     rec->root = site ? k % P : 0;
     rec->bytes = 4096LL * (site + 1);
+    rec->count = 1024 * (site + 1);
+    rec->datatype = site == 1 ? "MPI_INT" : "MPI_FLOAT";
     rec->plan_time = k % 3 ? 1e-5 * k : NAN;
     rec->nranks = P;
     rec->ranks = ranks;
@@ -158,6 +160,8 @@ static void check_site(const paptrace_file_t *f, int s)
         return;
     check(site->site_id == s && site->op == (s ? PAPCOLL_OP_SCATTER : PAPCOLL_OP_GATHER), "site %d id/op", s);
     check(site->niters == niters[s] && site->nranks == P, "site %d: %ld iterations", s, site->niters);
+    check(site->count == 1024 * (s + 1) && strcmp(site->datatype, s == 1 ? "MPI_INT" : "MPI_FLOAT") == 0,
+          "site %d: count %lld datatype %s", s, site->count, site->datatype);
     for (k = 0; k < site->niters && k < niters[s]; k++) {
         const paptrace_iter_t *it = &site->iters[k];
 
@@ -233,7 +237,8 @@ static void test_group_stats(void)
 {
     papcoll_rank_record_t ranks[9];
     paptrace_iter_t iters[3];
-    paptrace_site_t s = {"g", 0, PAPCOLL_OP_GATHER, 3, 3, iters, ranks};
+    paptrace_site_t s = {.name = "g", .op = PAPCOLL_OP_GATHER, .nranks = 3, .niters = 3, .iters = iters,
+                         .ranks = ranks};
     pt_model_t m = {1e-3, 0.0, "test", NAN};
     const double late[3] = {0, 2e-3, 4e-3}, run[3] = {3e-3, 4e-3, 6e-3};
     pt_group_t g;

@@ -295,6 +295,8 @@ typedef struct {
     int algo;             /**< algorithm index: papcoll_algo_name(op, algo) */
     int root;
     long long bytes;      /**< one rank's block in bytes */
+    int count;            /**< one rank's block in elements of datatype, on rank 0's side */
+    const char *datatype; /**< MPI name of rank 0's datatype at the site's first traced call */
     double plan_time;     /**< seconds rank 0 spent predicting and planning (NaN: no plan) */
     int nranks;
     const papcoll_rank_record_t *ranks; /**< nranks entries, by rank */

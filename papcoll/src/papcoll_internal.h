@@ -60,7 +60,7 @@ typedef struct papcoll__job papcoll__job_t;
  * are taken from rank 0's copy. */
 typedef struct {
     double cstart, edge, cend, arrival, exit, predicted;
-    double iter, algo, root, bytes, plan_time;
+    double iter, algo, root, bytes, count, plan_time;
 } papcoll__rec_t;
 #define PAPCOLL__REC_DOUBLES ((int)(sizeof(papcoll__rec_t) / sizeof(double)))
 /* Calls per shipment: records reach rank 0 at most this many calls late. */
@@ -121,6 +121,7 @@ struct papcoll_site {
     double r_cstart, r_edge, r_cend; /* monitor API times of the pending call */
     papcoll__rec_t batch[PAPCOLL__REC_BATCH]; /* records not yet shipped */
     int nbatch;
+    char type_name[MPI_MAX_OBJECT_NAME]; /* rank 0: datatype of the first traced call */
     papcoll__rec_t *gathered;      /* rank 0 while tracing: P batches */
     papcoll_rank_record_t *ranks;  /* rank 0 while tracing: one call's P records */
     /* The monitor thread and what it shares under lock. */

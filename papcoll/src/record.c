@@ -39,13 +39,39 @@ void papcoll__record_release(papcoll_site_t *site)
     site->ranks = NULL;
 }
 
+/* Count and datatype of this rank's block: the receive side of a gather's
+ * root and of a scatter's leaves, the send side otherwise. */
+static void block_of(const papcoll__args_t *a, int *count, MPI_Datatype *type)
+{
+    int recv_side = (a->site->op == PAPCOLL_OP_GATHER) == (a->rank == a->root);
+
+    *count = recv_side ? a->u_rcount : a->u_scount;
+    *type = recv_side ? a->u_rtype : a->u_stype;
+}
+
+static void name_type(papcoll_site_t *site, MPI_Datatype type)
+{
+    int len = 0;
+
+    if (site->type_name[0] != '\0')
+        return;
+    if (type == MPI_DATATYPE_NULL || MPI_Type_get_name(type, site->type_name, &len) != MPI_SUCCESS ||
+        len == 0)
+        snprintf(site->type_name, sizeof site->type_name, "(unnamed)");
+}
+
 void papcoll__record_call(papcoll_site_t *site, const papcoll__args_t *a, int algo,
                           double arrival, double exit)
 {
     papcoll__rec_t *r;
+    MPI_Datatype type;
+    int count;
 
     if (!site->ctx->tracing)
         return;
+    block_of(a, &count, &type);
+    if (site->ctx->rank == 0)
+        name_type(site, type);
     r = &site->batch[site->nbatch++];
     r->cstart = site->r_cstart;
     r->edge = site->r_edge;
@@ -57,6 +83,7 @@ void papcoll__record_call(papcoll_site_t *site, const papcoll__args_t *a, int al
     r->algo = algo;
     r->root = a->root;
     r->bytes = (double)a->bytes;
+    r->count = count;
     r->plan_time = a->plan && a->plan->has_pat ? a->plan->build_time : NAN;
     if (site->nbatch < PAPCOLL__REC_BATCH)
         return;
@@ -85,6 +112,7 @@ static int deliver(papcoll_site_t *site, int n, int k)
     rec = (papcoll_record_t){.site_id = site->id, .site = site->name, .op = site->op,
                              .iter = (int)own->iter, .algo = (int)own->algo,
                              .root = (int)own->root, .bytes = (long long)own->bytes,
+                             .count = (int)own->count, .datatype = site->type_name,
                              .plan_time = own->plan_time, .nranks = P, .ranks = site->ranks};
     return ctx->sink.record(ctx->sink.arg, &rec);
 }

@@ -149,6 +149,8 @@ typedef struct {
     char *name;
     int site_id;
     papcoll_op_t op;
+    char *datatype;   /**< MPI name of rank 0's datatype (first call) */
+    long long count;  /**< elements of one rank's block (first call) */
     int nranks;
     long niters;
     paptrace_iter_t *iters;        /**< niters rows */

@@ -76,8 +76,8 @@ static void print_sites(const paptrace_file_t *f, FILE *out)
     int i;
 
     fprintf(out, "\ncall sites (%d)\n", f->nsites);
-    fprintf(out, "  %3s  %-24s %-8s %5s %12s %8s  %s\n", "id", "name", "op", "root", "bytes", "calls",
-            "algorithms");
+    fprintf(out, "  %3s  %-24s %-8s %5s %12s %10s %-14s %8s  %s\n", "id", "name", "op", "root", "bytes",
+            "count", "datatype", "calls", "algorithms");
     for (i = 0; i < f->nsites; i++) {
         s = &f->sites[i];
         fprintf(out, "  %3d  %-24s %-8s", s->site_id, s->name, papcoll_op_name(s->op));
@@ -85,6 +85,7 @@ static void print_sites(const paptrace_file_t *f, FILE *out)
             fprintf(out, " %5d %12lld", s->iters[0].root, s->iters[0].bytes);
         else
             fprintf(out, " %5s %12s", "-", "-");
+        fprintf(out, " %10lld %-14s", s->count, s->datatype);
         fprintf(out, " %8ld ", s->niters);
         print_algos_used(f, s, out);
         fprintf(out, "\n");

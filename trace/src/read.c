@@ -199,6 +199,8 @@ static int read_site(reader_t *r, hid_t sites, const char *gname, int nranks, pa
     rc = rc ? rc : read_str(r, g, "name", &s->name);
     rc = rc ? rc : read_int(r, g, "site_id", 0, 1 << 30, &id);
     rc = rc ? rc : read_int(r, g, "op_id", 0, PAPCOLL_OP_COUNT - 1, &op);
+    rc = rc ? rc : read_str(r, g, "datatype", &s->datatype);
+    rc = rc ? rc : read_int(r, g, "count", 0, (long long)1 << 62, &s->count);
     rc = rc ? rc
             : read_all(r, g, "ranks", r->mt.rec, sizeof *s->ranks, (hsize_t)nranks, (void **)&s->ranks, &nr);
     rc = rc ? rc : read_all(r, g, "iters", r->mt.iter, sizeof *s->iters, 0, (void **)&s->iters, &ni);
@@ -368,6 +370,7 @@ void paptrace_file_free(paptrace_file_t **fp)
         return;
     for (i = 0; i < f->nsites; i++) {
         free(f->sites[i].name);
+        free(f->sites[i].datatype);
         free(f->sites[i].iters);
         free(f->sites[i].ranks);
     }

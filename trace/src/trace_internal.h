@@ -72,6 +72,8 @@ typedef struct {
     papcoll_op_t op;
     int root;           /* of the first record (group attribute) */
     long long bytes;
+    long long count;
+    char *datatype;
     long nbuf, cap;     /* buffered iterations */
     papcoll_rank_record_t *buf; /* cap x nranks */
     paptrace_iter_t *ibuf;      /* cap */

@@ -51,6 +51,7 @@ void pt_handle_free(paptrace_t *t)
 
     for (i = 0; i < t->nsites; i++) {
         free(t->sites[i].name);
+        free(t->sites[i].datatype);
         free(t->sites[i].buf);
         free(t->sites[i].ibuf);
     }
@@ -273,6 +274,8 @@ static int create_site_group(paptrace_t *t, hid_t sites, int id)
     rc = rc ? rc : pt_attr_write_int(g, "op_id", s->op);
     rc = rc ? rc : pt_attr_write_int(g, "root", s->root);
     rc = rc ? rc : pt_attr_write_int(g, "bytes", s->bytes);
+    rc = rc ? rc : pt_attr_write_int(g, "count", s->count);
+    rc = rc ? rc : pt_attr_write_str(g, "datatype", s->datatype);
     rc = rc ? rc : create_table(g, "ranks", t->mt.rec, (hsize_t)t->nranks,
                                 chunk_rows(t->nranks, sizeof(papcoll_rank_record_t), 1024));
     rc = rc ? rc : create_table(g, "iters", t->ft_iter, 0, ITER_CHUNK);
@@ -342,12 +345,14 @@ static int site_learn(paptrace_t *t, const papcoll_record_t *rec)
     s = &t->sites[rec->site_id];
     if (s->known)
         return PAPTRACE_OK;
-    if ((s->name = strdup(rec->site ? rec->site : "")) == NULL)
+    if ((s->name = strdup(rec->site ? rec->site : "")) == NULL ||
+        (s->datatype = strdup(rec->datatype ? rec->datatype : "")) == NULL)
         return PAPTRACE_ERR_NOMEM;
     s->known = 1;
     s->op = rec->op;
     s->root = rec->root;
     s->bytes = rec->bytes;
+    s->count = rec->count;
     return PAPTRACE_OK;
 }
 

@@ -57,7 +57,12 @@ for k in CPU kernel MPI rig 'netem latency available' 'date (UTC)'; do
     grep -q "^| $k | ." "$md" || fail "results.md: no '$k' line"
 done
 grep -q '^| rig | local: 3 ranks' "$md" || fail "results.md: rig not stated"
-grep -q '^## sls vs ls: run time ratio' "$md" || fail "results.md: no size x delay ratio matrix"
+for m in run elapsed; do
+    grep -q "^## sls vs ls: $m time ratio" "$md" || fail "results.md: no size x delay matrix of the $m time"
+done
+# Matrix rows: every cell is "quotient (difference in ms)", e.g. "1.05 (-0.3)".
+[[ $(grep -cE '^\| 64K( \| [0-9]+\.[0-9]{2} \([+-][0-9]+\.[0-9]\)){2} \|$' "$md") == 6 ]] ||
+    fail "results.md: expected 6 matrix rows for 64K with quotient (difference) cells"
 check_csv "$TMP/ok/results.csv" 16 || fail "results.csv of the smoke run"
 
 # 2. One point fails (a size papbench refuses), the other runs.

@@ -27,6 +27,9 @@ grep -q '^program  *papbench$' "$tmp/info" || fail "info does not name papbench"
 grep -q 'alpha = ' "$tmp/info" || fail "info lacks papbench's configuration"
 "$PT" stats "$tmp/run.h5" --skip $WARMUP >"$tmp/stats" 2>"$tmp/err" || fail "paptrace stats: $(cat "$tmp/err")"
 grep -q "the trace's configuration" "$tmp/stats" || fail "stats did not take alpha/beta from the trace"
+grep -qE '^ *credit = [0-9.e+-]+$' "$tmp/info" || fail "info lacks the lower bound's credit"
+"$PT" stats "$tmp/run.h5" --skip $WARMUP --credit 0.25 2>"$tmp/err" | grep -q '^model: .*credit 0.25 s (command line)' ||
+    fail "stats --credit 0.25 not used: $(cat "$tmp/err")"
 "$PT" chrome "$tmp/run.h5" >"$tmp/run.json" 2>"$tmp/err" || fail "paptrace chrome: $(cat "$tmp/err")"
 for algo in ls sls bsls; do
     site=papbench-$algo

@@ -12,6 +12,7 @@
 #define PAPBENCH_BENCH_H
 
 #include "config.h"
+#include "lowerbound.h"
 #include "papcoll.h"
 #include "paptrace.h"
 
@@ -33,7 +34,7 @@ typedef struct {
     int nprocs;
     int thread_level; /* provided by MPI_Init_thread */
     papcoll_clock_t clock; /* papcoll's global clock (all times are on it) */
-    double alpha, beta; /* Hockney latency (s) and time per byte (s/B), root <-> a leaf */
+    lb_model_t model;   /* root-port model of the lower bound, root <-> a leaf (lowerbound.h) */
     papcoll_ctx_t *ctx;
     paptrace_t *trace;    /* --trace: open from the sites' creation to their release */
     int argc;             /* the command line, for the trace */

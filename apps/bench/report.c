@@ -97,8 +97,9 @@ void report_config(const bench_t *b)
     printf("  sync         %s\n", c->sync);
     printf("  predictor    %s\n", papcoll_predictor(b->ctx));
     print_clock(b);
-    printf("  model        alpha %.1f us, beta %.3f ns/B (root <-> rank %d), for the lower bound\n",
-           1e6 * b->alpha, 1e9 * b->beta, (c->root + b->nprocs - 1) % b->nprocs);
+    printf("  model        alpha %.1f us, beta %.3f ns/B back to back, credit %.1f us after idle "
+           "(root <-> rank %d), for the lower bound\n",
+           1e6 * b->model.alpha, 1e9 * b->model.beta, 1e6 * b->model.credit, (c->root + b->nprocs - 1) % b->nprocs);
     print_monitor(b);
     fflush(stdout);
 }
@@ -173,8 +174,9 @@ static void json_config(json_t *j, const bench_t *b)
     json_bool(j, "monitor", papcoll_has_monitor(b->ctx));
     json_string(j, "clock", b->clock.global ? "global" : "sync");
     json_number(j, "clock_max_error", b->clock.max_err);
-    json_number(j, "alpha", b->alpha);
-    json_number(j, "beta", b->beta);
+    json_number(j, "alpha", b->model.alpha);
+    json_number(j, "beta", b->model.beta);
+    json_number(j, "credit", b->model.credit);
     json_string(j, "baseline", algo_name(b, c->baseline));
 }
 

@@ -194,12 +194,12 @@ static int alloc_buffers(bench_t *b)
     return STATUS_OK;
 }
 
-/* alpha and beta of the lower bound, measured before the library starts its traffic. */
+/* The lower bound's port model, measured before the library starts its traffic. */
 static int measure_network(bench_t *b)
 {
     const bench_config_t *c = b->cfg;
 
-    if (lb_measure(MPI_COMM_WORLD, c->root, block_bytes(c), MODEL_REPS, &b->alpha, &b->beta) != 0) {
+    if (lb_measure(MPI_COMM_WORLD, c->root, block_bytes(c), MODEL_REPS, &b->model) != 0) {
         fprintf(stderr, "papbench: rank %d: out of memory\n", b->rank);
         return STATUS_FAILED;
     }
@@ -379,7 +379,7 @@ static int record(bench_t *b, int a, long k, const sample_t *s)
         r->exit[i * P + p] = b->times[2 * p + 1] + mx[0];
     }
     r->lower_bound[i] = (c->op == PAPCOLL_OP_GATHER ? lb_gather : lb_scatter)(
-        P, &r->arrival[i * P], c->root, b->alpha, b->beta, block_bytes(c));
+        P, &r->arrival[i * P], c->root, &b->model, block_bytes(c));
     return 0;
 }
 

@@ -28,12 +28,12 @@ static void config_text(const bench_t *b, char *buf, size_t len)
                  "base-ms = %g\npattern = %s\nseed = %llu\nsync = %s\nroot = %d\npredictor = %s\n"
                  "config = %s\nmonitor = %s\nbind = %s\nP = %d\n"
                  "# measured before the run (s, s/B): the root-port model of the lower bound\n"
-                 "alpha = %.6g\nbeta = %.6g\n",
+                 "alpha = %.6g\nbeta = %.6g\ncredit = %.6g\n",
                  c->block * b->nprocs, c->block, elem_name(c->type), c->iters, c->warmup, c->maxdelay_ms,
                  c->base_ms, c->pattern_spec, (unsigned long long)c->seed, c->sync, c->root,
                  papcoll_predictor(b->ctx), c->config_file ? c->config_file : "",
-                 papcoll_has_monitor(b->ctx) ? "yes" : "no", c->no_bind ? "no" : "yes", b->nprocs, b->alpha,
-                 b->beta);
+                 papcoll_has_monitor(b->ctx) ? "yes" : "no", c->no_bind ? "no" : "yes", b->nprocs,
+                 b->model.alpha, b->model.beta, b->model.credit);
 }
 
 int bench_trace_open(bench_t *b)

@@ -7,6 +7,11 @@
 
 #include "lowerbound.h"
 
+/* The back-to-back measurement: blocks per stream, and the largest block it
+ * sends (the credit of a token bucket does not depend on the block size). */
+#define LB_STREAM_BLOCKS 4
+#define LB_STREAM_MAX (4 << 20)
+
 static int cmp_double(const void *pa, const void *pb)
 {
     double a = *(const double *)pa, b = *(const double *)pb;
@@ -28,9 +33,18 @@ static double sorted_leaves(int P, const double *a, int root, double *out)
     return lo;
 }
 
-double lb_gather(int P, const double *a, int root, double alpha, double beta, size_t block)
+/* Port time of one block, and the credit clamped to [0, block beta]. */
+static double block_time(const lb_model_t *m, size_t block, double *credit)
 {
-    double c = alpha + (double)block * beta, t = -INFINITY, lo;
+    double xfer = (double)block * m->beta;
+
+    *credit = m->credit < 0 ? 0 : m->credit > xfer ? xfer : m->credit;
+    return m->alpha + xfer;
+}
+
+double lb_gather(int P, const double *a, int root, const lb_model_t *m, size_t block)
+{
+    double credit, c = block_time(m, block, &credit), t = -INFINITY, lo;
     double *leaf = malloc((size_t)P * sizeof(double));
     int i;
 
@@ -38,15 +52,15 @@ double lb_gather(int P, const double *a, int root, double alpha, double beta, si
         return NAN;
     lo = sorted_leaves(P, a, root, leaf);
     for (i = 0; i < P - 1; i++)
-        t = (t > leaf[i] ? t : leaf[i]) + c;
+        t = (t > leaf[i] - credit ? t : leaf[i] - credit) + c;
     free(leaf);
     t = t > a[root] ? t : a[root];
     return t - lo;
 }
 
-double lb_scatter(int P, const double *a, int root, double alpha, double beta, size_t block)
+double lb_scatter(int P, const double *a, int root, const lb_model_t *m, size_t block)
 {
-    double c = alpha + (double)block * beta, t = a[root], lo, slot;
+    double credit, c = block_time(m, block, &credit), t = a[root], lo, slot;
     double *leaf = malloc((size_t)P * sizeof(double));
     int i;
 
@@ -54,7 +68,7 @@ double lb_scatter(int P, const double *a, int root, double alpha, double beta, s
         return NAN;
     lo = sorted_leaves(P, a, root, leaf);
     for (i = 0; i < P - 1; i++) {
-        slot = a[root] + (i + 1) * c;
+        slot = a[root] + (i + 1) * c - credit;
         slot = slot > leaf[i] ? slot : leaf[i];
         t = slot > t ? slot : t;
     }
@@ -84,26 +98,60 @@ static double pingpong(MPI_Comm comm, int rank, int root, int peer, char *buf, i
     return best;
 }
 
-int lb_measure(MPI_Comm comm, int root, size_t block, int reps, double *alpha, double *beta)
+/* Minimum over reps of the root's time from asking the peer for k blocks
+ * of n bytes to having received them all (buf holds k blocks). */
+static double stream(MPI_Comm comm, int rank, int root, int peer, char *buf, int n, int k, int reps)
 {
-    double ab[2] = {0, 0};
-    int rank, P, peer, n = block > (size_t)1 << 30 ? 1 << 30 : (int)block;
+    MPI_Request req[LB_STREAM_BLOCKS];
+    double best = INFINITY, t;
+    int i, j;
+
+    for (i = 0; i < reps; i++) {
+        MPI_Barrier(comm);
+        t = MPI_Wtime();
+        if (rank == root) {
+            for (j = 0; j < k; j++)
+                MPI_Irecv(buf + (size_t)j * n, n, MPI_BYTE, peer, 78, comm, &req[j]);
+            MPI_Send(NULL, 0, MPI_BYTE, peer, 79, comm);
+            MPI_Waitall(k, req, MPI_STATUSES_IGNORE);
+        } else if (rank == peer) {
+            MPI_Recv(NULL, 0, MPI_BYTE, root, 79, comm, MPI_STATUS_IGNORE);
+            for (j = 0; j < k; j++)
+                MPI_Send(buf + (size_t)j * n, n, MPI_BYTE, root, 78, comm);
+        }
+        t = MPI_Wtime() - t;
+        best = t < best ? t : best;
+    }
+    return best;
+}
+
+int lb_measure(MPI_Comm comm, int root, size_t block, int reps, lb_model_t *m)
+{
+    double v[3] = {0, 0, 0}, single, per_block;
+    int rank, P, peer, n = block > (size_t)LB_STREAM_MAX ? LB_STREAM_MAX : (int)block;
     char *buf;
 
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &P);
-    *alpha = *beta = 0;
+    m->alpha = m->beta = m->credit = 0;
     if (P < 2)
         return 0;
-    if ((buf = calloc((size_t)n + 1, 1)) == NULL)
+    if ((buf = calloc((size_t)n * LB_STREAM_BLOCKS + 1, 1)) == NULL)
         return -1;
     peer = (root + P - 1) % P;
-    ab[0] = pingpong(comm, rank, root, peer, buf, 0, reps);
-    if (n > 0)
-        ab[1] = (pingpong(comm, rank, root, peer, buf, n, reps) - ab[0]) / n;
+    v[0] = pingpong(comm, rank, root, peer, buf, 0, reps);
+    if (n > 0) {
+        single = pingpong(comm, rank, root, peer, buf, n, reps);
+        per_block = (stream(comm, rank, root, peer, buf, n, LB_STREAM_BLOCKS, reps) -
+                     stream(comm, rank, root, peer, buf, n, 1, reps)) /
+                    (LB_STREAM_BLOCKS - 1);
+        v[1] = (per_block - v[0]) / n;
+        v[2] = per_block - single;
+    }
     free(buf);
-    MPI_Bcast(ab, 2, MPI_DOUBLE, root, comm);
-    *alpha = ab[0];
-    *beta = ab[1] > 0 ? ab[1] : 0;
+    MPI_Bcast(v, 3, MPI_DOUBLE, root, comm);
+    m->alpha = v[0];
+    m->beta = v[1] > 0 ? v[1] : 0;
+    m->credit = v[2] > 0 ? v[2] : 0;
     return 0;
 }

@@ -7,9 +7,9 @@
  *   elapsed     e = mean (f_i - a_i)
  *   absorption  A = t(pi) - r + I (Marendic 2016, Def. 3.6), and A / t(pi);
  *               t(pi), the run time under a balanced pattern, is the root-port
- *               model's (P - 1)(alpha + b beta) unless --balanced gives it
+ *               model's (P - 1)(alpha + b beta) - credit unless --balanced gives it
  *   efficiency  LB / r, LB the root-port lower bound for the call's arrivals
- *               (apps/bench/lowerbound.c)
+ *               (apps/common/lowerbound.c)
  *   lag-1..5 autocorrelation of each rank's arrival offset a_i - min a.
  */
 #include <math.h>
@@ -47,19 +47,23 @@ static double config_number(const char *text, const char *key)
 void pt_model(const paptrace_file_t *f, const pt_opts_t *o, pt_model_t *m)
 {
     double fa = config_number(f->config, "alpha"), fb = config_number(f->config, "beta");
+    double fc = config_number(f->config, "credit");
 
     m->balanced = o->balanced;
-    if (!isnan(o->alpha) || !isnan(o->beta)) {
-        m->alpha = !isnan(o->alpha) ? o->alpha : !isnan(fa) ? fa : PT_DEFAULT_ALPHA;
-        m->beta = !isnan(o->beta) ? o->beta : !isnan(fb) ? fb : PT_DEFAULT_BETA;
+    if (!isnan(o->alpha) || !isnan(o->beta) || !isnan(o->credit)) {
+        m->lb.alpha = !isnan(o->alpha) ? o->alpha : !isnan(fa) ? fa : PT_DEFAULT_ALPHA;
+        m->lb.beta = !isnan(o->beta) ? o->beta : !isnan(fb) ? fb : PT_DEFAULT_BETA;
+        m->lb.credit = !isnan(o->credit) ? o->credit : !isnan(fc) ? fc : 0;
         m->source = "command line";
     } else if (!isnan(fa) && !isnan(fb)) {
-        m->alpha = fa;
-        m->beta = fb;
+        m->lb.alpha = fa;
+        m->lb.beta = fb;
+        m->lb.credit = !isnan(fc) ? fc : 0;
         m->source = "the trace's configuration";
     } else {
-        m->alpha = PT_DEFAULT_ALPHA;
-        m->beta = PT_DEFAULT_BETA;
+        m->lb.alpha = PT_DEFAULT_ALPHA;
+        m->lb.beta = PT_DEFAULT_BETA;
+        m->lb.credit = 0;
         m->source = "default, 1 Gbit/s Ethernet";
     }
 }
@@ -79,14 +83,14 @@ static int arrivals(const paptrace_site_t *s, long k, double *a)
 static void call_metrics(const paptrace_site_t *s, long k, const double *a, const pt_model_t *m, double *x)
 {
     const paptrace_iter_t *it = &s->iters[k];
-    double (*lb)(int, const double *, int, double, double, size_t) =
+    double (*lb)(int, const double *, int, const lb_model_t *, size_t) =
         s->op == PAPCOLL_OP_SCATTER ? lb_scatter : lb_gather;
     size_t bytes = it->bytes > 0 ? (size_t)it->bytes : 0;
     double *zero = calloc((size_t)s->nranks, sizeof *zero);
     double I = paptrace_imbalance(&s->ranks[k * s->nranks], s->nranks);
     double r = paptrace_runtime(&s->ranks[k * s->nranks], s->nranks);
     double tpi = !isnan(m->balanced) ? m->balanced
-                 : zero ? lb(s->nranks, zero, it->root, m->alpha, m->beta, bytes)
+                 : zero ? lb(s->nranks, zero, it->root, &m->lb, bytes)
                         : NAN;
     int root_ok = it->root >= 0 && it->root < s->nranks;
 
@@ -95,7 +99,7 @@ static void call_metrics(const paptrace_site_t *s, long k, const double *a, cons
     x[2] = it->elapsed;
     x[3] = tpi - r + I;
     x[4] = tpi > 0 ? x[3] / tpi : NAN;
-    x[5] = root_ok && r > 0 ? lb(s->nranks, a, it->root, m->alpha, m->beta, bytes) / r : NAN;
+    x[5] = root_ok && r > 0 ? lb(s->nranks, a, it->root, &m->lb, bytes) / r : NAN;
     free(zero);
 }
 
@@ -268,8 +272,9 @@ int pt_cmd_stats(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char *
     if (pt_select_sites(f, o, &list, &n, err, errlen) != 0)
         return -1;
     pt_model(f, o, &m);
-    fprintf(out, "model: alpha %.3g s, beta %.3g s/B (%s); t(pi) %s\n", m.alpha, m.beta, m.source,
-            isnan(m.balanced) ? "= (P-1)(alpha + b beta) per call" : "given by --balanced");
+    fprintf(out, "model: alpha %.3g s, beta %.3g s/B, credit %.3g s (%s); t(pi) %s\n", m.lb.alpha, m.lb.beta,
+            m.lb.credit, m.source,
+            isnan(m.balanced) ? "= (P-1)(alpha + b beta) - credit per call" : "given by --balanced");
     for (j = 0; rc == 0 && j < n; j++) {
         fprintf(out, "\n");
         rc = site_stats(out, f, list[j], o, &m);

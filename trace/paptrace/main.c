@@ -15,13 +15,14 @@
 #include "cli.h"
 #include "paptrace_cli.h"
 
-enum { O_SITE, O_SKIP, O_ALPHA, O_BETA, O_BALANCED, O_HELP, O_COUNT };
+enum { O_SITE, O_SKIP, O_ALPHA, O_BETA, O_CREDIT, O_BALANCED, O_HELP, O_COUNT };
 
 static const cli_option_t option_table[O_COUNT] = {
     [O_SITE] = {"site", "NAME", "only this call site (dump, csv, chrome, stats; pat: needed with several)"},
     [O_SKIP] = {"skip", "N", "leave out each site's first N calls, e.g. warm-ups (stats, pat)"},
     [O_ALPHA] = {"alpha", "S", "stats: latency of the lower-bound model (default: file's alpha, else 50e-6)"},
     [O_BETA] = {"beta", "S", "stats: seconds per byte (default: file's beta, else 8e-9 = 1 Gbit/s)"},
+    [O_CREDIT] = {"credit", "S", "stats: a block's head start after an idle port (default: file's credit, else 0)"},
     [O_BALANCED] = {"balanced", "S", "stats: run time t(pi) under a balanced pattern (default: model)"},
     [O_HELP] = {"help", NULL, "this text"},
 };
@@ -41,7 +42,7 @@ static const command_t commands[] = {
     {"dump", pt_cmd_dump, BIT(O_SITE), "every call as a readable table (ms from the call's earliest arrival)"},
     {"csv", pt_cmd_csv, BIT(O_SITE), "one CSV row per (call, rank) per site, global-clock seconds"},
     {"chrome", pt_cmd_chrome, BIT(O_SITE), "Chrome/Perfetto trace-event JSON: compute and collective slices"},
-    {"stats", pt_cmd_stats, BIT(O_SITE) | BIT(O_SKIP) | BIT(O_ALPHA) | BIT(O_BETA) | BIT(O_BALANCED),
+    {"stats", pt_cmd_stats, BIT(O_SITE) | BIT(O_SKIP) | BIT(O_ALPHA) | BIT(O_BETA) | BIT(O_CREDIT) | BIT(O_BALANCED),
      "per site and algorithm: imbalance, run/elapsed time, absorption, efficiency, autocorrelation"},
     {"pat", pt_cmd_pat, BIT(O_SITE) | BIT(O_SKIP), "papbench replay file (--pattern replay:FILE) of one site"},
 };
@@ -105,13 +106,14 @@ static int parse_options(int argc, char **argv, const command_t *cmd, pt_opts_t 
             fprintf(stderr, "paptrace: %s takes no --%s (see paptrace --help)\n", cmd->name, o[i].name);
             return -1;
         }
-    *opts = (pt_opts_t){o[O_SITE].value, 0, NAN, NAN, NAN};
+    *opts = (pt_opts_t){o[O_SITE].value, 0, NAN, NAN, NAN, NAN};
     if (o[O_SKIP].value != NULL && cli_parse_long(o[O_SKIP].value, 0, 1L << 40, &skip) != 0) {
         fprintf(stderr, "paptrace: --skip: expected a non-negative number of calls, got '%s'\n", o[O_SKIP].value);
         return -1;
     }
     opts->skip = skip;
     if (opt_number(&o[O_ALPHA], &opts->alpha) || opt_number(&o[O_BETA], &opts->beta) ||
+        opt_number(&o[O_CREDIT], &opts->credit) ||
         opt_number(&o[O_BALANCED], &opts->balanced))
         return -1;
     return 0;

@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 
+#include "lowerbound.h"
 #include "paptrace.h"
 #include "stats.h"
 
@@ -22,6 +23,7 @@ typedef struct {
     long skip;        /* --skip N: leave out each site's first N calls (stats, pat) */
     double alpha;     /* --alpha, NaN: from the file's config, else the default */
     double beta;      /* --beta, as alpha */
+    double credit;    /* --credit, as alpha (default 0) */
     double balanced;  /* --balanced: t(pi) in s, NaN: the model's */
 } pt_opts_t;
 
@@ -38,12 +40,13 @@ int pt_cmd_pat(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char *er
 
 /* The model stats uses and where its numbers come from. */
 typedef struct {
-    double alpha, beta;
+    lb_model_t lb;
     const char *source; /* "command line", "file", "default (1 Gbit/s)" */
-    double balanced;    /* NaN: (P-1)(alpha + b beta) per call */
+    double balanced;    /* NaN: (P-1)(alpha + b beta) - credit per call */
 } pt_model_t;
 
-/* alpha and beta: options, else keys alpha/beta of the file's config text, else defaults. */
+/* alpha, beta, credit: options, else keys alpha/beta/credit of the file's config text, else defaults
+ * (credit: 0). */
 void pt_model(const paptrace_file_t *f, const pt_opts_t *o, pt_model_t *m);
 
 /* Statistics of the calls of one site that ran algorithm algo (after skip). */

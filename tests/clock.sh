@@ -4,13 +4,9 @@
 # rank r runs r * 40 ppm fast and r * 1.5 ms ahead; the recovered clock must
 # be within 20 us of the truth at P = 2 and 4.  About 8 s.
 set -uo pipefail
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-OUTDIR=${OUT:-.}
-[[ $OUTDIR == /* ]] || OUTDIR=$ROOT/$OUTDIR
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 BIN=$OUTDIR/build/tests/mpi_clock
-[[ -x $BIN ]] || { echo "FAIL: $BIN missing (run make)"; exit 1; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-none}
+need_bins "$BIN"
 export PAPCOLL_TEST_CLOCK_SKEW=1500,40
 rc=0
 for P in 2 4; do

@@ -6,18 +6,13 @@
 # rank; every gather algorithm and `mpi` runs; the INI file, noise injection and
 # the output files (summary.json, iterations.csv, --trace) work.  ~30 s on 2 cores.
 set -uo pipefail
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-OUTDIR=${OUT:-.}
-[[ $OUTDIR == /* ]] || OUTDIR=$ROOT/$OUTDIR
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 FFT=$OUTDIR/bin/fft
-[[ -x $FFT ]] || { echo "FAIL: $FFT missing (run make)"; exit 1; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-none}
+need_bins "$FFT"
 # Oversubscribed OpenMP teams must sleep, not spin, while they wait.
 export OMP_WAIT_POLICY=passive
 unset PAPCOLL_CONFIG PAPCOLL_PREDICTOR PAPCOLL_GATHER_ALGORITHM PAPCOLL_FFT_TEST_CORRUPT
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+make_scratch
 fails=0
 
 fail() { echo "FAIL fft.sh: $*"; fails=$((fails + 1)); }

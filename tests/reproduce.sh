@@ -6,9 +6,9 @@
 # Exit 0 pass, 1 fail, 77 skip (no python3 or mpirun).  About 10 s.
 set -uo pipefail
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT" || exit 1
-BIN=$(cd "${OUT:-.}" && pwd)/bin
+BIN=$OUTDIR/bin
 REPRO=$ROOT/jobs/reproduce
 
 skip() { echo "SKIP: reproduce: $*"; exit 77; }
@@ -17,9 +17,7 @@ fail() { echo "FAIL: reproduce: $*"; exit 1; }
 command -v python3 >/dev/null 2>&1 || skip "no python3"
 command -v mpirun >/dev/null 2>&1 || skip "no mpirun (Open MPI)"
 [[ -x $BIN/papbench ]] || fail "$BIN/papbench missing (run make first)"
-export OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-none}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+make_scratch
 
 # check_csv FILE ROWS: ROWS data rows; with every run ok, every number there.
 check_csv() {

@@ -6,15 +6,14 @@
 # the error outside a job.  Exit 0 pass, 1 fail.  About 5 s.
 set -uo pipefail
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT" || exit 1
-BIN=$(cd "${OUT:-.}" && pwd)/bin
+BIN=$OUTDIR/bin
 S=$ROOT/jobs/slurm
 
 fail() { echo "FAIL: slurm: $*"; exit 1; }
 
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+make_scratch
 
 for f in "$S"/*.sbatch "$S"/lib.sh; do
     bash -n "$f" || fail "bash -n $f"

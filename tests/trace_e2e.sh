@@ -5,53 +5,48 @@
 # measurement (median over the measured iterations), and the pat file must
 # replay in papbench.
 set -uo pipefail
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-OUTDIR=${OUT:-.}
-[[ $OUTDIR == /* ]] || OUTDIR=$ROOT/$OUTDIR
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 PB=$OUTDIR/bin/papbench
 PT=$OUTDIR/bin/paptrace
-for b in "$PB" "$PT"; do [[ -x $b ]] || { echo "FAIL: $b missing (run make)"; exit 1; }; done
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-none}
+need_bins "$PB" "$PT"
 MPIRUN=(timeout -k 5 120 mpirun --oversubscribe --mca mpi_yield_when_idle 1 -np 4)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+make_scratch
 fail() { echo "FAIL trace_e2e: $*"; exit 1; }
 WARMUP=2 ITERS=12
 
 "${MPIRUN[@]}" "$PB" --algos ls,sls,bsls --size 64K --iters $ITERS --warmup $WARMUP --maxdelay 5 --base-ms 2 \
-    --quiet --trace "$tmp/run.h5" >"$tmp/pb.out" 2>&1 || { tail -5 "$tmp/pb.out"; fail "papbench --trace"; }
-"$PT" info "$tmp/run.h5" >"$tmp/info" 2>"$tmp/err" || fail "paptrace info: $(cat "$tmp/err")"
-grep -q '^ranks  *4$' "$tmp/info" || fail "info does not show 4 ranks"
-grep -q '^program  *papbench$' "$tmp/info" || fail "info does not name papbench"
-grep -q 'alpha = ' "$tmp/info" || fail "info lacks papbench's configuration"
-"$PT" stats "$tmp/run.h5" --skip $WARMUP >"$tmp/stats" 2>"$tmp/err" || fail "paptrace stats: $(cat "$tmp/err")"
-grep -q "the trace's configuration" "$tmp/stats" || fail "stats did not take alpha/beta from the trace"
-grep -qE '^ *credit = [0-9.e+-]+$' "$tmp/info" || fail "info lacks the lower bound's credit"
-"$PT" stats "$tmp/run.h5" --skip $WARMUP --credit 0.25 2>"$tmp/err" | grep -q '^model: .*credit 0.25 s (command line)' ||
-    fail "stats --credit 0.25 not used: $(cat "$tmp/err")"
-"$PT" chrome "$tmp/run.h5" >"$tmp/run.json" 2>"$tmp/err" || fail "paptrace chrome: $(cat "$tmp/err")"
+    --quiet --trace "$TMP/run.h5" >"$TMP/pb.out" 2>&1 || { tail -5 "$TMP/pb.out"; fail "papbench --trace"; }
+"$PT" info "$TMP/run.h5" >"$TMP/info" 2>"$TMP/err" || fail "paptrace info: $(cat "$TMP/err")"
+grep -q '^ranks  *4$' "$TMP/info" || fail "info does not show 4 ranks"
+grep -q '^program  *papbench$' "$TMP/info" || fail "info does not name papbench"
+grep -q 'alpha = ' "$TMP/info" || fail "info lacks papbench's configuration"
+"$PT" stats "$TMP/run.h5" --skip $WARMUP >"$TMP/stats" 2>"$TMP/err" || fail "paptrace stats: $(cat "$TMP/err")"
+grep -q "the trace's configuration" "$TMP/stats" || fail "stats did not take alpha/beta from the trace"
+grep -qE '^ *credit = [0-9.e+-]+$' "$TMP/info" || fail "info lacks the lower bound's credit"
+"$PT" stats "$TMP/run.h5" --skip $WARMUP --credit 0.25 2>"$TMP/err" | grep -q '^model: .*credit 0.25 s (command line)' ||
+    fail "stats --credit 0.25 not used: $(cat "$TMP/err")"
+"$PT" chrome "$TMP/run.h5" >"$TMP/run.json" 2>"$TMP/err" || fail "paptrace chrome: $(cat "$TMP/err")"
 for algo in ls sls bsls; do
     site=papbench-$algo
-    grep -q "^site [0-9]* '$site': gather, 4 ranks, $((WARMUP + ITERS)) calls" "$tmp/stats" ||
+    grep -q "^site [0-9]* '$site': gather, 4 ranks, $((WARMUP + ITERS)) calls" "$TMP/stats" ||
         fail "stats: site $site missing or with the wrong number of calls"
-    "$PT" csv "$tmp/run.h5" --site "$site" >"$tmp/$algo.csv" 2>"$tmp/err" || fail "paptrace csv: $(cat "$tmp/err")"
-    rows=$(($(wc -l <"$tmp/$algo.csv") - 1))
+    "$PT" csv "$TMP/run.h5" --site "$site" >"$TMP/$algo.csv" 2>"$TMP/err" || fail "paptrace csv: $(cat "$TMP/err")"
+    rows=$(($(wc -l <"$TMP/$algo.csv") - 1))
     [[ $rows -eq $(((WARMUP + ITERS) * 4)) ]] || fail "csv of $site: $rows rows, expected $(((WARMUP + ITERS) * 4))"
     # Median run time (ms) of the measured calls, from the trace and from papbench.
-    trace_ms=$(awk -F, -v w=$WARMUP 'NR > 1 && $6 == 0 && $2 >= w { print $14 * 1e3 }' "$tmp/$algo.csv" | sort -g |
+    trace_ms=$(awk -F, -v w=$WARMUP 'NR > 1 && $6 == 0 && $2 >= w { print $14 * 1e3 }' "$TMP/$algo.csv" | sort -g |
         awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
-    bench_ms=$(sed -n "s/^summary: .* algo=$algo .*runtime_median_ms=\([0-9.]*\).*/\1/p" "$tmp/pb.out")
+    bench_ms=$(sed -n "s/^summary: .* algo=$algo .*runtime_median_ms=\([0-9.]*\).*/\1/p" "$TMP/pb.out")
     awk -v a="$trace_ms" -v b="$bench_ms" 'BEGIN { d = a - b; exit !(b > 0 && (d < 0 ? -d : d) <= 0.01 * b + 0.002) }' ||
         fail "$site: median run time $trace_ms ms in the trace, $bench_ms ms measured by papbench"
     echo "$site: median run time $trace_ms ms (trace), $bench_ms ms (papbench)"
 done
-"$PT" pat "$tmp/run.h5" --site papbench-sls --skip $WARMUP >"$tmp/pat.txt" 2>"$tmp/err" || fail "paptrace pat: $(cat "$tmp/err")"
-[[ $(grep -vc '^#' "$tmp/pat.txt") -eq $ITERS ]] || fail "pat: expected $ITERS lines"
-"${MPIRUN[@]}" "$PB" --algos ls --size 4K --iters 3 --warmup 0 --base-ms 1 --quiet --pattern "replay:$tmp/pat.txt" \
-    >"$tmp/replay.out" 2>&1 || { tail -3 "$tmp/replay.out"; fail "papbench does not replay the pat file"; }
-"${MPIRUN[@]}" "$PB" --algos ls --size 4K --iters 1 --quiet --trace "$tmp/no/such/dir/x.h5" >"$tmp/bad.out" 2>&1
+"$PT" pat "$TMP/run.h5" --site papbench-sls --skip $WARMUP >"$TMP/pat.txt" 2>"$TMP/err" || fail "paptrace pat: $(cat "$TMP/err")"
+[[ $(grep -vc '^#' "$TMP/pat.txt") -eq $ITERS ]] || fail "pat: expected $ITERS lines"
+"${MPIRUN[@]}" "$PB" --algos ls --size 4K --iters 3 --warmup 0 --base-ms 1 --quiet --pattern "replay:$TMP/pat.txt" \
+    >"$TMP/replay.out" 2>&1 || { tail -3 "$TMP/replay.out"; fail "papbench does not replay the pat file"; }
+"${MPIRUN[@]}" "$PB" --algos ls --size 4K --iters 1 --quiet --trace "$TMP/no/such/dir/x.h5" >"$TMP/bad.out" 2>&1
 rc=$?
-[[ $rc -eq 2 ]] && grep -q "^papbench: --trace: '$tmp/no/such/dir/x.h5': " "$tmp/bad.out" ||
-    fail "papbench --trace into a missing directory: exit $rc, $(head -c 300 "$tmp/bad.out")"
+[[ $rc -eq 2 ]] && grep -q "^papbench: --trace: '$TMP/no/such/dir/x.h5': " "$TMP/bad.out" ||
+    fail "papbench --trace into a missing directory: exit $rc, $(head -c 300 "$TMP/bad.out")"
 echo "trace_e2e: PASS"

@@ -3,39 +3,36 @@
 # from a trace written by test_trace --write, and refuses bad input with one
 # line.  Skipped without a python3 that has numpy, h5py and matplotlib.
 set -uo pipefail
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-OUTDIR=${OUT:-.}
-[[ $OUTDIR == /* ]] || OUTDIR=$ROOT/$OUTDIR
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 WRITER=$OUTDIR/build/tests/test_trace
-[[ -x $WRITER ]] || { echo "FAIL: $WRITER missing (run make)"; exit 1; }
+need_bins "$WRITER"
 # The OS python3 (/usr/bin) has the Debian packages; another python3 may be first on PATH.
 PY=
 for p in /usr/bin/python3 python3; do
     if "$p" -c 'import numpy, h5py, matplotlib' 2>/dev/null; then PY=$p; break; fi
 done
 [[ -n $PY ]] || { echo "SKIP trace_plot: no python3 with numpy, h5py and matplotlib"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+make_scratch
 fail() { echo "FAIL trace_plot: $*"; exit 1; }
 
-"$WRITER" --write "$tmp/t.h5" >/dev/null || fail "test_trace --write"
-"$PY" "$ROOT/trace/plot" "$tmp/t.h5" --out "$tmp/png" >"$tmp/list" 2>"$tmp/err" || fail "plot: $(cat "$tmp/err")"
+"$WRITER" --write "$TMP/t.h5" >/dev/null || fail "test_trace --write"
+"$PY" "$ROOT/trace/plot" "$TMP/t.h5" --out "$TMP/png" >"$TMP/list" 2>"$TMP/err" || fail "plot: $(cat "$TMP/err")"
 for f in pap-alpha.png pap-beta_with_comma.png runtime.png imbalance.png; do
-    [[ -s $tmp/png/$f ]] || fail "$f not written"
-    [[ $(head -c 8 "$tmp/png/$f" | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]] || fail "$f is not a PNG"
-    grep -q "/$f\$" "$tmp/list" || fail "$f not listed on stdout"
+    [[ -s $TMP/png/$f ]] || fail "$f not written"
+    [[ $(head -c 8 "$TMP/png/$f" | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]] || fail "$f is not a PNG"
+    grep -q "/$f\$" "$TMP/list" || fail "$f not listed on stdout"
 done
-"$PY" "$ROOT/trace/plot" "$tmp/t.h5" --out "$tmp/one" --site alpha --skip 3 >/dev/null 2>"$tmp/err" ||
-    fail "plot --site alpha --skip 3: $(cat "$tmp/err")"
-[[ -s $tmp/one/pap-alpha.png && ! -e $tmp/one/pap-beta_with_comma.png ]] || fail "--site did not select one site"
+"$PY" "$ROOT/trace/plot" "$TMP/t.h5" --out "$TMP/one" --site alpha --skip 3 >/dev/null 2>"$TMP/err" ||
+    fail "plot --site alpha --skip 3: $(cat "$TMP/err")"
+[[ -s $TMP/one/pap-alpha.png && ! -e $TMP/one/pap-beta_with_comma.png ]] || fail "--site did not select one site"
 # Bad input: one line, exit 1.
-printf 'x' >"$tmp/text"
-for bad in "$tmp/missing.h5" "$tmp/text"; do
-    "$PY" "$ROOT/trace/plot" "$bad" --out "$tmp/bad" >/dev/null 2>"$tmp/err"
+printf 'x' >"$TMP/text"
+for bad in "$TMP/missing.h5" "$TMP/text"; do
+    "$PY" "$ROOT/trace/plot" "$bad" --out "$TMP/bad" >/dev/null 2>"$TMP/err"
     rc=$?
-    [[ $rc -eq 1 && $(wc -l <"$tmp/err") -eq 1 ]] && grep -q '^trace/plot: ' "$tmp/err" ||
-        fail "$bad: exit $rc, $(head -c 300 "$tmp/err")"
+    [[ $rc -eq 1 && $(wc -l <"$TMP/err") -eq 1 ]] && grep -q '^trace/plot: ' "$TMP/err" ||
+        fail "$bad: exit $rc, $(head -c 300 "$TMP/err")"
 done
-"$PY" "$ROOT/trace/plot" "$tmp/t.h5" --out "$tmp/bad" --site nope >/dev/null 2>"$tmp/err"
-[[ $? -eq 1 ]] && grep -q "no call site 'nope'" "$tmp/err" || fail "unknown site: $(cat "$tmp/err")"
+"$PY" "$ROOT/trace/plot" "$TMP/t.h5" --out "$TMP/bad" --site nope >/dev/null 2>"$TMP/err"
+[[ $? -eq 1 ]] && grep -q "no call site 'nope'" "$TMP/err" || fail "unknown site: $(cat "$TMP/err")"
 echo "trace_plot: PASS"

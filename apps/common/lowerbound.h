@@ -40,9 +40,10 @@ double lb_scatter(int P, const double *a, int root, const lb_model_t *m, size_t 
 
 /*
  * Measures the model between root and the farthest leaf: alpha is half the
- * round trip of an empty message; beta comes from `stream` blocks of `block`
- * bytes sent back to back from the leaf to the root; credit is the time by
- * which one isolated block (a ping-pong) beats that.  Minima over reps.
+ * round trip of an empty message; beta comes from 4 blocks of `block` bytes
+ * (at most 4 MiB) sent back to back from the leaf to the root; credit is the
+ * time by which one isolated block (a ping-pong) beats a block of that stream.
+ * Minima over reps.
  * Collective over comm; every rank gets the result.  With one process all
  * are 0.
  */

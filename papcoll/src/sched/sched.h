@@ -24,9 +24,16 @@
 #ifndef PAPCOLL_SCHED_H
 #define PAPCOLL_SCHED_H
 
+/* Workspace of papcoll__sort_by_key: P entries, allocated by the caller
+ * (plans allocate it with the site, so sorting never fails). */
+typedef struct {
+    double key;
+    int rank;
+} papcoll__keyed_t;
+
 /* Ranks sorted by key ascending, ties by rank; NaN keys sort last.
  * key == NULL gives rank order. */
-void papcoll__sort_by_key(int P, const double *key, int *order);
+void papcoll__sort_by_key(int P, const double *key, int *order, papcoll__keyed_t *work);
 
 /* Bit-reversal of v within nbits bits. */
 unsigned papcoll__bitrev(unsigned v, int nbits);

@@ -1,6 +1,8 @@
 /*
  * Schedules as pure data: arrival orders and binomial trees.  No MPI here;
- * everything is unit-tested serially (tests/test_sched.c).
+ * everything is unit-tested serially (tests/test_sched.c).  The tree type
+ * with all shapes (binomial, k-nomial, k-ary, in-order, chain) is tree.h;
+ * its binomial builder reproduces the functions below exactly.
  *
  * Binomial trees are built over virtual ranks (vranks) 0..P-1 with the root
  * at vrank 0.  The tree is the "lowest set bit" binomial tree: the parent of

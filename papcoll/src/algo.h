@@ -25,11 +25,12 @@ typedef int (*papcoll__algo_fn)(const papcoll__args_t *a);
  * once the plan exists; the foreground entry collects its result. */
 typedef int (*papcoll__bg_fn)(papcoll_site_t *site, int root);
 
-/* Prototypes of every foreground entry and background part. */
+/* Prototypes of every foreground entry, planner and background part. */
 #define PAPCOLL__BGPROTO_NONE(op, name)
 #define PAPCOLL__BGPROTO_BG(op, name) int papcoll__##op##_##name##_bg(papcoll_site_t *site, int root);
-#define PAPCOLL_ALGO(op, name, flags, fallback, planner, bg, summary) \
-    int papcoll_##op##_##name(const papcoll__args_t *a);               \
+#define PAPCOLL_ALGO(op, name, flags, fallback, planner, bg, summary)                 \
+    int papcoll_##op##_##name(const papcoll__args_t *a);                               \
+    int papcoll__plan_##planner(papcoll__plan_t *plan, const papcoll__plan_in_t *in); \
     PAPCOLL__BGPROTO_##bg(op, name)
 #include "algos.def"
 #undef PAPCOLL_ALGO

@@ -8,6 +8,7 @@
 
 #include "clock.h"
 #include "context.h"
+#include "plan.h"
 
 const char *papcoll_strerror(int err)
 {
@@ -265,6 +266,11 @@ int papcoll_init(MPI_Comm comm, const papcoll_options_t *opts, papcoll_ctx_t **o
         free(ctx);
         return PAPCOLL_ERR_THREAD;
     }
+    if (pthread_mutex_init(&ctx->tree_lock, NULL) != 0) {
+        pthread_mutex_destroy(&ctx->sink_lock);
+        free(ctx);
+        return PAPCOLL_ERR_THREAD;
+    }
     PMPI_Comm_rank(comm, &ctx->rank);
     PMPI_Comm_size(comm, &ctx->size);
     ctx->comm = comm;
@@ -298,6 +304,7 @@ fail:
         PMPI_Comm_free(&ctx->mon_comm);
     papcoll__clock_free(ctx);
     pthread_mutex_destroy(&ctx->sink_lock);
+    pthread_mutex_destroy(&ctx->tree_lock);
     free(ctx);
     return rc;
 }
@@ -317,7 +324,9 @@ int papcoll_finalize(papcoll_ctx_t **pctx)
     PMPI_Comm_free(&ctx->mon_comm);
     papcoll__clock_free(ctx);
     free(ctx->clock_buf);
+    papcoll__tree_cache_free(ctx);
     pthread_mutex_destroy(&ctx->sink_lock);
+    pthread_mutex_destroy(&ctx->tree_lock);
     free(ctx);
     *pctx = NULL;
     return PAPCOLL_OK;

@@ -4,8 +4,8 @@
  *
  * A context owns two duplicates of the user's communicator (the parents of
  * every site's data and monitor communicators, so library traffic never
- * matches user messages), the options, the global clock (clock.c) and
- * rank 0's record sink (record.c).
+ * matches user messages), the options, the global clock (clock.c), the
+ * tree shapes its plans share (plan.c) and rank 0's record sink (record.c).
  */
 #ifndef PAPCOLL_CONTEXT_H
 #define PAPCOLL_CONTEXT_H
@@ -15,6 +15,7 @@
 
 #include "papcoll.h"
 #include "predict.h"
+#include "sched/tree.h"
 
 /* Turns an MPI return code into 0 or a PAPCOLL_ERR_*, naming file:line in
  * debug output ($PAPCOLL_DEBUG). */
@@ -22,6 +23,14 @@
 
 /* What a call does when its algorithm cannot serve it (PAPCOLL_FALLBACK). */
 typedef enum { PAPCOLL__FB_WARN, PAPCOLL__FB_ERROR, PAPCOLL__FB_SILENT } papcoll__fallback_t;
+
+/* Tree shapes shared by every site of a context (plan.c): built once per
+ * (shape, k), immutable afterwards. */
+#define PAPCOLL__MAX_TREES 16
+typedef struct {
+    int k;
+    papcoll__tree_t tree;
+} papcoll__tree_slot_t;
 
 struct papcoll_ctx {
     MPI_Comm comm;        /* user communicator (not owned) */
@@ -45,6 +54,10 @@ struct papcoll_ctx {
     double *clock_buf;      /* rank 0: 6 P doubles for the re-estimates' samples */
     double skew_offset, skew_drift; /* injected by tests (PAPCOLL_TEST_CLOCK_SKEW) */
     int skewed;
+    /* Tree shapes (plan.c); tree_lock guards the table, the trees are read-only. */
+    pthread_mutex_t tree_lock;
+    papcoll__tree_slot_t trees[PAPCOLL__MAX_TREES];
+    int ntrees;
     papcoll_site_t *sites;  /* every live site (application thread only) */
     int nsites;             /* sites created so far: the next site's id */
     int tracing;            /* a sink is installed (on every rank) */

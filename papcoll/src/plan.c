@@ -70,13 +70,13 @@ static int same_order(const papcoll__plan_t *p, const int *order, int P)
     return memcmp(p->order, order, (size_t)P * sizeof(int)) == 0;
 }
 
-int papcoll__plan_build(papcoll__plan_t *plan, papcoll_op_t op, int P, int algo, int root,
+int papcoll__plan_build(papcoll__plan_t *plan, papcoll_ctx_t *ctx, papcoll_op_t op, int algo, int root,
                         size_t bytes, const double *pred, int iter, double t0)
 {
     unsigned flags = papcoll_algo_flags(op, algo);
-    int use_pat = (flags & PAPCOLL_F_NEEDS_PAT) != 0, keep, i, rc = PAPCOLL_OK;
+    int P = ctx->size, use_pat = (flags & PAPCOLL_F_NEEDS_PAT) != 0, keep, i, rc = PAPCOLL_OK;
     int *order = plan->order;
-    papcoll__plan_in_t in = {P, root, bytes, NULL};
+    papcoll__plan_in_t in = {ctx, P, root, bytes, NULL};
 
     keep = plan->algo == algo && plan->root == root && plan->bytes == bytes &&
            plan->has_pat == (use_pat && pred != NULL);
@@ -96,6 +96,7 @@ int papcoll__plan_build(papcoll__plan_t *plan, papcoll_op_t op, int P, int algo,
             papcoll__perm_invert(P, plan->v2r, plan->r2v); /* r2v was the sort's scratch */
     } else {
         plan->has_tree = 0;
+        plan->tree = NULL;
         rc = papcoll__algo_planner_of(op, algo)(plan, &in);
     }
     plan->algo = algo;
@@ -107,6 +108,8 @@ int papcoll__plan_build(papcoll__plan_t *plan, papcoll_op_t op, int P, int algo,
     plan->build_time = papcoll__mono() - t0;
     return rc;
 }
+
+/* ------------------------------------------------------------ planners */
 
 int papcoll__plan_none(papcoll__plan_t *plan, const papcoll__plan_in_t *in)
 {
@@ -129,4 +132,89 @@ int papcoll__plan_bn_scatter(papcoll__plan_t *plan, const papcoll__plan_in_t *in
     papcoll__perm_invert(in->P, plan->v2r, plan->r2v);
     plan->has_tree = 1;
     return PAPCOLL_OK;
+}
+
+/* ------------------------------------------------------------ trees */
+
+const papcoll__tree_t *papcoll__tree_get(papcoll_ctx_t *ctx, papcoll__tree_shape_t shape, int k)
+{
+    const papcoll__tree_t *found = NULL;
+    papcoll__tree_slot_t *slot;
+    int i;
+
+    pthread_mutex_lock(&ctx->tree_lock);
+    for (i = 0; i < ctx->ntrees && found == NULL; i++)
+        if (ctx->trees[i].tree.shape == shape && ctx->trees[i].k == k)
+            found = &ctx->trees[i].tree;
+    if (found == NULL && ctx->ntrees < PAPCOLL__MAX_TREES) {
+        slot = &ctx->trees[ctx->ntrees];
+        if (papcoll__tree_build(&slot->tree, shape, ctx->size, k) == PAPCOLL_OK) {
+            slot->k = k;
+            ctx->ntrees++;
+            found = &slot->tree;
+        }
+    }
+    pthread_mutex_unlock(&ctx->tree_lock);
+    return found;
+}
+
+void papcoll__tree_cache_free(papcoll_ctx_t *ctx)
+{
+    int i;
+
+    for (i = 0; i < ctx->ntrees; i++)
+        papcoll__tree_free(&ctx->trees[i].tree);
+    ctx->ntrees = 0;
+}
+
+int papcoll__plan_tree(papcoll__plan_t *plan, const papcoll__plan_in_t *in, papcoll__tree_shape_t shape, int k)
+{
+    if ((plan->tree = papcoll__tree_get(in->ctx, shape, k)) == NULL)
+        return PAPCOLL_ERR_NOMEM;
+    plan->has_tree = 1;
+    return PAPCOLL_OK;
+}
+
+void papcoll__place_rotate(papcoll__plan_t *plan, const papcoll__plan_in_t *in)
+{
+    int P = in->P, root = in->root < 0 ? plan->tree->root : in->root, p;
+
+    for (p = 0; p < P; p++)
+        plan->v2r[p] = ((p - plan->tree->root + root) % P + P) % P;
+    papcoll__perm_invert(P, plan->v2r, plan->r2v);
+}
+
+void papcoll__place_identity(papcoll__plan_t *plan, const papcoll__plan_in_t *in)
+{
+    int p;
+
+    for (p = 0; p < in->P; p++)
+        plan->v2r[p] = plan->r2v[p] = p;
+}
+
+/* Positions by ascending depth, ties by position, into plan->r2v (scratch). */
+static void by_depth(const papcoll__tree_t *t, int *out)
+{
+    int d, p, n = 0;
+
+    for (d = 0; d <= t->height; d++)
+        for (p = 0; p < t->P; p++)
+            if (t->depth[p] == d)
+                out[n++] = p;
+}
+
+void papcoll__place_order(papcoll__plan_t *plan, const papcoll__plan_in_t *in)
+{
+    const papcoll__tree_t *t = plan->tree;
+    int *seq = plan->r2v, P = in->P, i, j = 0, r;
+
+    by_depth(t, seq);
+    plan->v2r[t->root] = in->root;
+    for (i = 1; i < P; i++) { /* seq[0] is the tree's root */
+        r = in->order[j++];
+        if (r == in->root)
+            r = in->order[j++];
+        plan->v2r[seq[i]] = r;
+    }
+    papcoll__perm_invert(P, plan->v2r, plan->r2v);
 }

@@ -24,7 +24,9 @@
 #include <stdint.h>
 
 #include "args.h"
+#include "context.h"
 #include "sched/sched.h"
+#include "sched/tree.h"
 
 struct papcoll__plan {
     /* Key. */
@@ -35,8 +37,9 @@ struct papcoll__plan {
     /* Data. */
     double *pred;        /* [P] predicted arrival offsets (NaN: none) */
     int *order;          /* [P] ranks, earliest predicted arrival first */
-    int *v2r, *r2v;      /* [P] tree position <-> rank (binomial algorithms) */
+    int *v2r, *r2v;      /* [P] tree position <-> rank (tree algorithms) */
     int has_tree;        /* v2r / r2v are valid */
+    const papcoll__tree_t *tree; /* the shape (the context's cache), or NULL: binomial of sched.h */
     uint64_t hash;       /* of the parts all ranks must share */
     int iter;            /* call index it serves (-1: none yet) */
     double build_time;   /* seconds from the exchanged data to the plan (NaN: no plan) */
@@ -46,6 +49,7 @@ struct papcoll__plan {
 
 /* What a planner sees. */
 typedef struct {
+    papcoll_ctx_t *ctx;  /* for its cache of tree shapes */
     int P, root;
     size_t bytes;
     const int *order;    /* NULL: no prediction */
@@ -63,12 +67,29 @@ void papcoll__plan_free(papcoll__plan_t *plan);
  * prediction).  t0: when the data it derives from arrived (build_time runs
  * from there).  Pure: same inputs, same plan on every rank.
  */
-int papcoll__plan_build(papcoll__plan_t *plan, papcoll_op_t op, int P, int algo, int root,
+int papcoll__plan_build(papcoll__plan_t *plan, papcoll_ctx_t *ctx, papcoll_op_t op, int algo, int root,
                         size_t bytes, const double *pred, int iter, double t0);
 
-/* The planners named in algos.def. */
-int papcoll__plan_none(papcoll__plan_t *plan, const papcoll__plan_in_t *in);
-int papcoll__plan_bn_gather(papcoll__plan_t *plan, const papcoll__plan_in_t *in);
-int papcoll__plan_bn_scatter(papcoll__plan_t *plan, const papcoll__plan_in_t *in);
+/*
+ * Steps shared by the planners of tree algorithms (planners are named in
+ * algos.def and live with their algorithms; algo.h declares them).
+ *   plan_tree      the context's cached tree of (shape, k); NOMEM possible
+ *                  only the first time a shape is used
+ *   place_rotate   position p on rank (p - tree root + root) mod P: the
+ *                  tree's root on the call's root, the rest in rank order
+ *   place_identity position p on rank p (ordered reductions)
+ *   place_order    the tree's root on root, the other positions filled in
+ *                  the given order (predicted arrival) by ascending depth,
+ *                  ties by position: early arrivals near the root
+ */
+int papcoll__plan_tree(papcoll__plan_t *plan, const papcoll__plan_in_t *in, papcoll__tree_shape_t shape, int k);
+void papcoll__place_rotate(papcoll__plan_t *plan, const papcoll__plan_in_t *in);
+void papcoll__place_identity(papcoll__plan_t *plan, const papcoll__plan_in_t *in);
+void papcoll__place_order(papcoll__plan_t *plan, const papcoll__plan_in_t *in);
+
+/* The tree of (shape, k) for the context's P, built on first use and kept
+ * until papcoll_finalize; NULL when out of memory. */
+const papcoll__tree_t *papcoll__tree_get(papcoll_ctx_t *ctx, papcoll__tree_shape_t shape, int k);
+void papcoll__tree_cache_free(papcoll_ctx_t *ctx);
 
 #endif

@@ -196,15 +196,16 @@ static void check_decisions(const paptrace_site_t *site, int s, long niters, int
         snprintf(cut, sizeof cut, "%s", want);
         if (strlen(want) >= sizeof cut)
             memcpy(cut + sizeof cut - 4, "...", 3);
-        check(site->decisions[d].iter == k && site->decisions[d].algo == (int)k % papcoll_algo_count(site->op),
-              "site %d decision %ld: call %d algo %d", s, d, site->decisions[d].iter, site->decisions[d].algo);
+        check(
+            site->decisions[d].iter == k && site->decisions[d].algo == (int)k % papcoll_algo_count(site->op),
+            "site %d decision %ld: call %d algo %d", s, d, site->decisions[d].iter, site->decisions[d].algo);
         check(strcmp(site->decisions[d].reason, cut) == 0 && site->decisions[d].detail[0] == '\0',
               "site %d call %ld: reason '%s' detail '%s'", s, k, site->decisions[d].reason,
               site->decisions[d].detail);
         d++;
     }
-    check(exact ? d == site->ndecisions : d <= site->ndecisions, "site %d: %ld decisions read, %ld expected", s,
-          site->ndecisions, d);
+    check(exact ? d == site->ndecisions : d <= site->ndecisions, "site %d: %ld decisions read, %ld expected",
+          s, site->ndecisions, d);
 }
 
 /* The rows of site s: every value bit for bit. */

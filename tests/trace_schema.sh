@@ -39,8 +39,9 @@ reads() {
         cases=$((cases + 1))
         site=()
         [[ $cmd == pat ]] && site=(--site alpha)
-        timeout -k 2 20 "$PT" "$cmd" "$f" "${site[@]}" >"$TMP/$cmd.out" 2>"$TMP/err" && [[ ! -s $TMP/err ]] ||
+        if ! timeout -k 2 20 "$PT" "$cmd" "$f" "${site[@]}" >"$TMP/$cmd.out" 2>"$TMP/err" || [[ -s $TMP/err ]]; then
             fail "$cmd $(basename "$f"): $(head -c 300 "$TMP/err")"
+        fi
     done
 }
 

@@ -44,9 +44,12 @@ static const command_t commands[] = {
      "every call as a readable table (ms from the call's earliest arrival), with its decision"},
     {"csv", pt_cmd_csv, BIT(O_SITE), "one CSV row per (call, rank) per site, global-clock seconds"},
     {"chrome", pt_cmd_chrome, BIT(O_SITE), "Chrome/Perfetto trace-event JSON: compute and collective slices"},
-    {"stats", pt_cmd_stats, BIT(O_SITE) | BIT(O_SKIP) | BIT(O_ALPHA) | BIT(O_BETA) | BIT(O_CREDIT) | BIT(O_BALANCED),
-     "per site: decisions; per algorithm: imbalance, run/elapsed time, absorption, efficiency, autocorrelation"},
-    {"pat", pt_cmd_pat, BIT(O_SITE) | BIT(O_SKIP), "papbench replay file (--pattern replay:FILE) of one site"},
+    {"stats", pt_cmd_stats,
+     BIT(O_SITE) | BIT(O_SKIP) | BIT(O_ALPHA) | BIT(O_BETA) | BIT(O_CREDIT) | BIT(O_BALANCED),
+     "per site: decisions; per algorithm: imbalance, run/elapsed time, absorption, efficiency, "
+     "autocorrelation"},
+    {"pat", pt_cmd_pat, BIT(O_SITE) | BIT(O_SKIP),
+     "papbench replay file (--pattern replay:FILE) of one site"},
 };
 #define NCOMMANDS (int)(sizeof commands / sizeof commands[0])
 

@@ -133,10 +133,11 @@ static hid_t decision_type(void)
     hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(paptrace_decision_t));
     hid_t r = str_type(PAPTRACE_REASON_LEN), d = str_type(PAPTRACE_DETAIL_LEN);
 
-    if (t >= 0 && (r < 0 || d < 0 || H5Tinsert(t, "iter", HOFFSET(paptrace_decision_t, iter), H5T_NATIVE_INT) < 0 ||
-                   H5Tinsert(t, "algo", HOFFSET(paptrace_decision_t, algo), H5T_NATIVE_INT) < 0 ||
-                   H5Tinsert(t, "reason", HOFFSET(paptrace_decision_t, reason), r) < 0 ||
-                   H5Tinsert(t, "detail", HOFFSET(paptrace_decision_t, detail), d) < 0))
+    if (t >= 0 &&
+        (r < 0 || d < 0 || H5Tinsert(t, "iter", HOFFSET(paptrace_decision_t, iter), H5T_NATIVE_INT) < 0 ||
+         H5Tinsert(t, "algo", HOFFSET(paptrace_decision_t, algo), H5T_NATIVE_INT) < 0 ||
+         H5Tinsert(t, "reason", HOFFSET(paptrace_decision_t, reason), r) < 0 ||
+         H5Tinsert(t, "detail", HOFFSET(paptrace_decision_t, detail), d) < 0))
         pt_close(&t);
     pt_close(&d);
     pt_close(&r);

@@ -177,7 +177,8 @@ static void known_ops(char *buf, size_t len)
 
     buf[0] = '\0';
     for (op = 0; op < PAPCOLL_OP_COUNT && used < len; op++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%s", op ? ", " : "", papcoll_op_name((papcoll_op_t)op));
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", op ? ", " : "",
+                                 papcoll_op_name((papcoll_op_t)op));
 }
 
 /* The operation called name, or an ERR_OP naming where it was found. */
@@ -191,7 +192,8 @@ static int find_op(reader_t *r, const char *name, const char *where, papcoll_op_
         return PAPTRACE_OK;
     }
     known_ops(known, sizeof known);
-    return fail_at(r, PAPTRACE_ERR_OP, "unknown operation '%.32s' in %s (this reader knows %s)", name, where, known);
+    return fail_at(r, PAPTRACE_ERR_OP, "unknown operation '%.32s' in %s (this reader knows %s)", name, where,
+                   known);
 }
 
 /* /algorithms/<op> into f->algos[op]: row i must have id i. */
@@ -203,7 +205,8 @@ static int read_algo_table(reader_t *r, hid_t g, papcoll_op_t op, paptrace_file_
     int rc = read_all(r, g, name, r->mt.algo, sizeof *rows, 0, (void **)&rows, &n);
 
     if (rc == PAPTRACE_OK && n > 4096)
-        rc = fail_at(r, PAPTRACE_ERR_CORRUPT, "algorithm table %s has %llu rows", name, (unsigned long long)n);
+        rc =
+            fail_at(r, PAPTRACE_ERR_CORRUPT, "algorithm table %s has %llu rows", name, (unsigned long long)n);
     if (rc == PAPTRACE_OK && (f->algos[op] = calloc((size_t)n + 1, sizeof(char *))) == NULL)
         rc = PAPTRACE_ERR_NOMEM;
     for (i = 0; rc == PAPTRACE_OK && i < n; i++) {
@@ -276,7 +279,8 @@ static int read_site_op(reader_t *r, hid_t g, const char *gname, const paptrace_
 }
 
 /* One /sites/<id> group into s. */
-static int read_site(reader_t *r, hid_t sites, const char *gname, const paptrace_file_t *f, paptrace_site_t *s)
+static int read_site(reader_t *r, hid_t sites, const char *gname, const paptrace_file_t *f,
+                     paptrace_site_t *s)
 {
     hid_t g = H5Gopen2(sites, gname, H5P_DEFAULT);
     int nranks = f->nranks;

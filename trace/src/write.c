@@ -225,7 +225,8 @@ static int create_file(paptrace_t *t, const paptrace_meta_t *meta, const paptrac
     rc = rc ? rc : write_ranks(t, run);
     rc = rc ? rc : create_table(t->file, "clock", t->mt.clock, (hsize_t)t->nranks,
                                 chunk_rows(t->nranks, sizeof(paptrace_clock_row_t), 16));
-    if (rc == PAPTRACE_OK && (g = H5Gcreate2(t->file, "algorithms", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0)
+    if (rc == PAPTRACE_OK &&
+        (g = H5Gcreate2(t->file, "algorithms", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0)
         rc = PAPTRACE_ERR_HDF5;
     pt_close(&g);
     if (rc == PAPTRACE_OK && (g = H5Gcreate2(t->file, "sites", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0)

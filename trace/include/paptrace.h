@@ -20,8 +20,13 @@
  * in SWMR mode, so a reader can follow a running job and a killed job
  * leaves every flushed iteration readable.
  *
+ * Every change of a site's algorithm is stored with its reason (the
+ * record's reason: the site's decisions).
+ *
  * Reading: paptrace_read() loads a whole trace into memory (bin/paptrace,
- * tests).  Only libpaptrace includes hdf5.h; these types are plain C.
+ * tests), schema 1 and 2.  Only libpaptrace includes hdf5.h; these types
+ * are plain C.  The metrics over the records are papmetrics.h's, part of
+ * libpaptrace too.
  *
  * Every function returns 0 or a negative PAPTRACE_ERR_* code;
  * paptrace_strerror() names it.

@@ -47,7 +47,7 @@ slurm_job_txt() {
         echo "mpi: $(mpirun --version 2>/dev/null | head -n 1 || echo unknown)"
         echo "srun: $(srun --version 2>/dev/null || echo unknown)"
         echo "launch: $LAUNCH_DESC"
-        echo "modules: $( (module -t list 2>&1 || true) | tr '\n' ' ')"
+        echo "modules: $( (type module >/dev/null 2>&1 && module -t list 2>&1 || echo none) | tr '\n' ' ')"
     } >"$JOB_DIR/job.txt"
 }
 
@@ -104,8 +104,7 @@ slurm_run() {
     "${LAUNCHER[@]}" -- "$@" 2>&1 | tee "$JOB_DIR/$label.log" || rc=${PIPESTATUS[0]}
     echo "exit $label: $rc" >>"$JOB_DIR/job.txt"
     if [[ $rc == 3 ]]; then
-        pap_die "$label: the ranks did not form one MPI job ($LAUNCH_DESC); stopping." \
-            "$(grep -m 1 '^launch: the ' "$JOB_DIR/$label.log" || true) Log: $JOB_DIR/$label.log"
+        pap_die "$label: the ranks did not form one MPI job ($LAUNCH_DESC); stopping; log $JOB_DIR/$label.log"
     fi
     if [[ $rc != 0 ]]; then
         SLURM_FAILED+=("$label")

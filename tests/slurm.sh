@@ -18,12 +18,12 @@ fail() { echo "FAIL: slurm: $*"; exit 1; }
 
 make_scratch
 
-for f in "$S"/*.sbatch "$S"/lib.sh "$S"/launch; do
+for f in "$S"/*.sbatch "$S"/lib.sh "$S"/launch "$ROOT"/jobs/slurmcluster; do
     bash -n "$f" || fail "bash -n $f"
 done
 sc="shellcheck not installed"
 if command -v shellcheck >/dev/null 2>&1; then
-    shellcheck -x "$S"/*.sbatch "$S"/lib.sh "$S"/launch >"$TMP/sc.log" 2>&1 || fail "shellcheck: $(head -n 3 "$TMP/sc.log" | tr '\n' ' ')"
+    shellcheck -x "$S"/*.sbatch "$S"/lib.sh "$S"/launch "$ROOT"/jobs/slurmcluster >"$TMP/sc.log" 2>&1 || fail "shellcheck: $(head -n 3 "$TMP/sc.log" | tr '\n' ' ')"
     sc="shellcheck clean"
 fi
 

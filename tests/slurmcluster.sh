@@ -8,7 +8,8 @@
 # (validation: PASSED, results and summary files, table.md, results.md, a
 # trace paptrace reads), that the gathers crossed the shaped ports (run times
 # and byte counters), the failures' reasons in their logs, nothing of a failed
-# job left running, and 'down' leaving no daemon, namespace or file.
+# job left running, and 'down' leaving no daemon, namespace or file (also
+# after a half up and after an 'up' killed part way); errors are one line.
 # Exit 0 pass, 1 fail, 77 skip (not root, no network namespaces).  About 60 s.
 set -uo pipefail
 
@@ -41,6 +42,40 @@ cleanup() {
 trap cleanup EXIT
 t0=$SECONDS
 
+# nothing_left WHAT: no daemon, namespace or state of our prefix remains.
+nothing_left() {
+    local p
+    ip netns list | grep -qE "^${PREFIX}n[0-9]" && fail "$1 left namespaces"
+    [[ ! -e $STATE ]] || fail "$1 left $STATE"
+    for p in /proc/[0-9]*; do
+        tr '\0' ' ' <"$p/cmdline" 2>/dev/null | grep -qF "$STATE/" && fail "$1 left process ${p#/proc/}"
+    done
+    return 0
+}
+# expect_error TEXT COMMAND...: the command fails with one line containing TEXT.
+expect_error() {
+    local want=$1 out
+    shift
+    out=$("$@" 2>&1) && fail "'$*' succeeded; expected an error '$want'"
+    [[ $(wc -l <<<"$out") == 1 && $out == *"$want"* ]] ||
+        fail "'$*': expected one line containing '$want', got: $(head -n 3 <<<"$out" | tr '\n' ' ')"
+}
+
+expect_error "must run as root" setpriv --reuid=65534 --regid=65534 --clear-groups "$SC" --prefix "$PREFIX" status
+# A stray node: half up; up refuses, down removes it.
+ip netns add "${PREFIX}n0"
+[[ $("$SC" --prefix "$PREFIX" status --brief) == "state=half-up prefix=$PREFIX" ]] || fail "status --brief: not half-up"
+expect_error "run 'jobs/slurmcluster down' first" "$SC" --prefix "$PREFIX" up 2 --subnet "$SUBNET" --port "$PORT"
+"$SC" --prefix "$PREFIX" down >/dev/null 2>&1 || fail "down of a half-up cluster failed"
+nothing_left "down of a half-up cluster"
+# An 'up' killed part way (its daemons already detached): down removes all.
+setsid "$SC" --prefix "$PREFIX" up 2 --subnet "$SUBNET" --port "$PORT" >/dev/null 2>&1 &
+sleep 1.5
+{ kill -KILL -- -$! && wait; } 2>/dev/null
+"$SC" --prefix "$PREFIX" down >/dev/null 2>&1 || fail "down after a killed up failed"
+nothing_left "down after a killed up"
+checks_s=$((SECONDS - t0))
+
 "$SC" --prefix "$PREFIX" up 4 --rate 1gbit --subnet "$SUBNET" --port "$PORT" >"$DIR/up.log" 2>&1 ||
     fail "up failed: $(tail -n 1 "$DIR/up.log")"
 export_line=$(tail -n 1 "$DIR/up.log")
@@ -50,7 +85,7 @@ eval "$export_line"
 [[ $(sinfo -h -N -o '%N %T' | tr '\n' ' ') == "${PREFIX}n0 idle ${PREFIX}n1 idle ${PREFIX}n2 idle ${PREFIX}n3 idle " ]] ||
     fail "sinfo: not 4 idle nodes: $(sinfo -h -N -o '%N %T' | tr '\n' ' ')"
 grep -qx 'MpiDefault=none' "$STATE/slurm.conf" || fail "slurm.conf is not MpiDefault=none"
-up_s=$((SECONDS - t0))
+up_s=$((SECONDS - t0 - checks_s))
 
 bytes_to_root() { cat "/sys/class/net/${PREFIX}v0/statistics/tx_bytes"; }
 rx0=$(bytes_to_root)
@@ -83,7 +118,7 @@ for ((i = 0; i < 150; i++)); do
     sleep 1
 done
 [[ $i -lt 150 ]] || fail "jobs still queued or running after 150 s: $(squeue -h -j "$ids" -o '%i %j %T' | tr '\n' ';')"
-jobs_s=$((SECONDS - t0 - up_s))
+jobs_s=$((SECONDS - t0 - checks_s - up_s))
 
 state() { squeue -h --states=all -j "${JOB[$1]}" -o %T; }
 out() { echo "$DIR/slurm-$1-${JOB[$1]}.out"; }
@@ -148,14 +183,10 @@ done
 [[ -z $left ]] || fail "still running 10 s after the last job: $left"
 
 "$SC" --prefix "$PREFIX" down >"$DIR/down.log" 2>&1 || fail "down failed: $(tail -n 1 "$DIR/down.log")"
-ip netns list | grep -qE "^${PREFIX}n[0-9]" && fail "down left namespaces"
-[[ ! -e $STATE ]] || fail "down left $STATE"
-for p in /proc/[0-9]*; do
-    tr '\0' ' ' <"$p/cmdline" 2>/dev/null | grep -qF "$STATE/" && fail "down left process ${p#/proc/}"
-done
+nothing_left "down"
 "$SC" --prefix "$PREFIX" down >/dev/null 2>&1 || fail "a second down failed"
 
-echo "PASS: slurmcluster: 4 nodes up in ${up_s}s; 7 jobs in ${jobs_s}s: papbench (srun --mpi=pmix," \
+echo "PASS: slurmcluster: errors and half-up clusters in ${checks_s}s; 4 nodes up in ${up_s}s; 7 jobs in ${jobs_s}s: papbench (srun --mpi=pmix," \
     "and mpirun), fft with a trace, a sweep, reproduce smoke: COMPLETED, validated, through the shaped ports;" \
-    "a bad argument and a bare srun: FAILED with their reasons; down left nothing"
+    "a bad argument and a bare srun: FAILED with their reasons; down left nothing (also half up, killed up)"
 exit 0

@@ -48,7 +48,7 @@ nothing_left() {
     ip netns list | grep -qE "^${PREFIX}n[0-9]" && fail "$1 left namespaces"
     [[ ! -e $STATE ]] || fail "$1 left $STATE"
     for p in /proc/[0-9]*; do
-        tr '\0' ' ' <"$p/cmdline" 2>/dev/null | grep -qF "$STATE/" && fail "$1 left process ${p#/proc/}"
+        tr '\0' ' ' 2>/dev/null <"$p/cmdline" | grep -qF "$STATE/" && fail "$1 left process ${p#/proc/}"
     done
     return 0
 }
@@ -68,10 +68,16 @@ ip netns add "${PREFIX}n0"
 expect_error "run 'jobs/slurmcluster down' first" "$SC" --prefix "$PREFIX" up 2 --subnet "$SUBNET" --port "$PORT"
 "$SC" --prefix "$PREFIX" down >/dev/null 2>&1 || fail "down of a half-up cluster failed"
 nothing_left "down of a half-up cluster"
-# An 'up' killed part way (its daemons already detached): down removes all.
+# An 'up' killed part way, once munged and slurmctld have detached: down
+# finds and stops them, and removes the nodes.
 setsid "$SC" --prefix "$PREFIX" up 2 --subnet "$SUBNET" --port "$PORT" >/dev/null 2>&1 &
-sleep 1.5
+for ((i = 0; i < 300; i++)); do
+    [[ -e $STATE/slurmctld.pid ]] && break
+    sleep 0.1
+done
 { kill -KILL -- -$! && wait; } 2>/dev/null
+[[ $("$SC" --prefix "$PREFIX" status --brief) == "state=half-up prefix=$PREFIX" ]] ||
+    [[ ! -e $STATE/slurmctld.pid ]] || fail "status --brief: a killed up is not half-up"
 "$SC" --prefix "$PREFIX" down >/dev/null 2>&1 || fail "down after a killed up failed"
 nothing_left "down after a killed up"
 checks_s=$((SECONDS - t0))

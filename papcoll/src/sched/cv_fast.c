@@ -237,13 +237,13 @@ HOT void place_leaves(fast_t *w, const int W)
     w->rleaf = w->ing[w->root] ? w->leaf[w->root] : 0;
 }
 
-/* Listing 4 from node n, whose bit b of word x is set. */
+/* Listing 4 from node n, whose bit b of word x is set; branch-free, since
+ * which child holds the bit is unpredictable. */
 HOT int leftmost(const fast_t *w, int n, int x, uint64_t b, const int W)
 {
     while (n < w->L) {
         n *= 2;
-        if (!(COL(w, n, W)[x] & b))
-            n++;
+        n += (COL(w, n, W)[x] & b) == 0;
     }
     return n;
 }

@@ -81,6 +81,8 @@ typedef struct {
     xfer_t x[24];
 } hand_t;
 
+/* One line per round. */
+/* clang-format off */
 static const hand_t hand[] = {
     /* Marendic Table 2 (P = N = 4, balanced): rounds 1, 2, 4, 5 as printed;
      * round 3 follows Listing 2 (the table has 0->3 and 2->1 there). */
@@ -117,6 +119,7 @@ static const hand_t hand[] = {
      3, 2, 0, 1.0, {0, 1, 0.5}, 3, 5,
      {{0, 2, 0, 0}, {0, 0, 2, 1}, {1, 1, 0, 0}, {1, 2, 1, 1}, {2, 1, 0, 1}}},
 };
+/* clang-format on */
 
 static void test_hand(void)
 {
@@ -187,8 +190,8 @@ static int one_instance(setup_t setup, int P, int N, int with_reference)
                    first_diff(&ref, &fast));
     if (ok) {
         rc1 = papcoll__cv_check(&fast, pat, why, sizeof why);
-        ok = check(rc1 == 0, "%s P=%d N=%d d=%.17g root=%d: checker says %s", setup_name[setup], P, N, d, root,
-                   why);
+        ok = check(rc1 == 0, "%s P=%d N=%d d=%.17g root=%d: checker says %s", setup_name[setup], P, N, d,
+                   root, why);
     }
     papcoll__cv_free(&ref);
     papcoll__cv_free(&fast);
@@ -259,8 +262,8 @@ static void test_balanced(void)
             P = vals[a];
             N = vals[b];
             rc = papcoll__cv_fast(P, N, 1.0, 0, NULL, &s);
-            check(rc == 0 && s.rounds == balanced_rounds(P, N), "P=%d N=%d: %d rounds, expected %d (rc %d)", P,
-                  N, s.rounds, balanced_rounds(P, N), rc);
+            check(rc == 0 && s.rounds == balanced_rounds(P, N), "P=%d N=%d: %d rounds, expected %d (rc %d)",
+                  P, N, s.rounds, balanced_rounds(P, N), rc);
             check(s.rounds >= ceil_log2(P) + N - 1, "P=%d N=%d: %d rounds, below the bound", P, N, s.rounds);
             if (P <= 129 || N <= 33) {
                 rc = papcoll__cv_check(&s, NULL, why, sizeof why);
@@ -317,11 +320,11 @@ static void test_relabel(void)
 typedef struct {
     const char *what;
     int code;
-    int t;          /* transfer to edit, -1: none */
-    xfer_t x;       /* its new value */
-    int drop_last;  /* remove the last transfer (and fix rounds) */
-    int rounds;     /* > 0: set rounds */
-    double late;    /* > 0: rank 3 arrives then */
+    int t;         /* transfer to edit, -1: none */
+    xfer_t x;      /* its new value */
+    int drop_last; /* remove the last transfer (and fix rounds) */
+    int rounds;    /* > 0: set rounds */
+    double late;   /* > 0: rank 3 arrives then */
 } mutation_t;
 
 static const mutation_t mutations[] = {
@@ -402,9 +405,11 @@ static void test_checker_mutations(void)
             s.rounds = s.n > 0 ? s.x[s.n - 1].round + 1 : 0;
         }
         rc = papcoll__cv_check(&s, pat, why, sizeof why);
-        check(rc == (i % 2 == 0 ? (s.x[s.n - 1].sender == root ? PAPCOLL__CV_BAD_MISSING : PAPCOLL__CV_BAD_EMPTY)
-                                : PAPCOLL__CV_BAD_MISSING),
-              "P=%d N=%d root=%d, %s: code %d (%s)", P, N, root, i % 2 ? "last dropped" : "one repeated", rc, why);
+        check(rc == (i % 2 == 0
+                         ? (s.x[s.n - 1].sender == root ? PAPCOLL__CV_BAD_MISSING : PAPCOLL__CV_BAD_EMPTY)
+                         : PAPCOLL__CV_BAD_MISSING),
+              "P=%d N=%d root=%d, %s: code %d (%s)", P, N, root, i % 2 ? "last dropped" : "one repeated", rc,
+              why);
         papcoll__cv_free(&s);
     }
 }
@@ -423,8 +428,8 @@ static void test_input(void)
     check(papcoll__cv_input_check(3, 2, 1.0, 0, good, why, sizeof why) == 0, "good input: %s", why);
     check(papcoll__cv_input_check(3, 2, 1.0, 0, NULL, why, sizeof why) == 0, "NULL pat: %s", why);
 #define REJECT(P, N, d, root, pat, word)                                                                     \
-    check(papcoll__cv_input_check(P, N, d, root, pat, why, sizeof why) == PAPCOLL_ERR_INVAL &&                \
-              strstr(why, word) != NULL,                                                                      \
+    check(papcoll__cv_input_check(P, N, d, root, pat, why, sizeof why) == PAPCOLL_ERR_INVAL &&               \
+              strstr(why, word) != NULL,                                                                     \
           "P=%d N=%d d=%g root=%d: '%s' should name '%s'", P, N, d, root, why, word)
     REJECT(0, 2, 1.0, 0, NULL, "process");
     REJECT(3, 0, 1.0, 0, good, "segment");
@@ -462,7 +467,8 @@ static void test_index_and_determinism(void)
 
     unit_name = "test_clairvoyant index";
     d = draw(UNIFORM, 40, 9, pat, &root);
-    if (!check(papcoll__cv_fast(40, 9, d, root, pat, &s) == 0 && papcoll__cv_fast(40, 9, d, root, pat, &again) == 0,
+    if (!check(papcoll__cv_fast(40, 9, d, root, pat, &s) == 0 &&
+                   papcoll__cv_fast(40, 9, d, root, pat, &again) == 0,
                "generation failed"))
         return;
     check(same(&s, &again), "two runs differ");

@@ -99,8 +99,8 @@ static int run_instance(const instance_t *in, double *ref_ms, double *fast_ms)
     ok = ok && ref.n == fast.n && ref.rounds == fast.rounds &&
          (ref.n == 0 || memcmp(ref.x, fast.x, (size_t)ref.n * sizeof(*ref.x)) == 0);
     if (ok && papcoll__cv_check(&fast, in->pat, why, sizeof why) != 0) {
-        fprintf(stderr, "papcoll-sched: P=%d %s instance: invalid schedule: %s\n", in->P, setup_names[in->setup],
-                why);
+        fprintf(stderr, "papcoll-sched: P=%d %s instance: invalid schedule: %s\n", in->P,
+                setup_names[in->setup], why);
         ok = 0;
     }
     papcoll__cv_free(&ref);
@@ -157,8 +157,8 @@ static void print_header(const sched_config_t *cfg)
            "# per instance the median of repeated runs; per cell the mean over instances; ratio = mean "
            "reference / mean fast (as Proficz 2020, Table 1)\n",
            cfg->instances, (unsigned long long)cfg->seed, cfg->max_p);
-    printf("%5s  %-8s %5s %14s %11s %9s %13s  %s\n", "P=N", "setup", "inst", "reference_ms", "fast_ms", "ratio",
-           "median_ratio", "valid");
+    printf("%5s  %-8s %5s %14s %11s %9s %13s  %s\n", "P=N", "setup", "inst", "reference_ms", "fast_ms",
+           "ratio", "median_ratio", "valid");
 }
 
 static void print_cell(const cell_t *c)
@@ -179,12 +179,12 @@ static void print_goals(const cell_t *cells, int ncells, const cell_t *point)
 
     for (i = 0; i < ncells; i++)
         if (cells[i].P == 512 && cells[i].setup == UNIFORM)
-            printf("# goal: fast >= %.0fx faster than reference at P = N = 512 uniform: %.1fx (%s)\n", RATIO_GOAL,
-                   cells[i].ref.mean / cells[i].fast.mean,
+            printf("# goal: fast >= %.0fx faster than reference at P = N = 512 uniform: %.1fx (%s)\n",
+                   RATIO_GOAL, cells[i].ref.mean / cells[i].fast.mean,
                    cells[i].ref.mean / cells[i].fast.mean >= RATIO_GOAL ? "met" : "NOT met");
     for (i = 0; i < NSETUP; i++)
-        printf("# goal: P = %d, N = %d under %.1f ms, %s: mean %.4f ms (%s)\n", POINT_P, POINT_N, POINT_GOAL_MS,
-               setup_names[point[i].setup], point[i].fast.mean,
+        printf("# goal: P = %d, N = %d under %.1f ms, %s: mean %.4f ms (%s)\n", POINT_P, POINT_N,
+               POINT_GOAL_MS, setup_names[point[i].setup], point[i].fast.mean,
                point[i].fast.mean < POINT_GOAL_MS ? "met" : "NOT met");
 }
 
@@ -252,7 +252,8 @@ int run_bench(const sched_config_t *cfg)
             fflush(stdout);
             status = status == STATUS_OK && cells[n].valid < K ? STATUS_INVALID : status;
         }
-    printf("# P = %d, N = %d (Marendic 2016 measured 0.55 ms), fast generator, ms per schedule\n", POINT_P, POINT_N);
+    printf("# P = %d, N = %d (Marendic 2016 measured 0.55 ms), fast generator, ms per schedule\n", POINT_P,
+           POINT_N);
     printf("%-8s %5s %9s %9s %9s  %s\n", "setup", "inst", "mean", "median", "max", "valid");
     for (i = 0; i < NSETUP; i++) {
         point[i] = (cell_t){.P = POINT_P, .setup = i, .instances = K};

@@ -29,15 +29,16 @@ enum {
 
 static cli_option_t options[OPT_COUNT] = {
     [OPT_PAT] = {"pat", "A0,A1,...", "arrival time of each rank (>= 0, any unit)", NULL},
-    [OPT_PAT_FILE] = {"pat-file", "FILE", "arrival times from FILE (separated by blanks, commas, newlines; # comments)",
-                      NULL},
+    [OPT_PAT_FILE] = {"pat-file", "FILE",
+                      "arrival times from FILE (separated by blanks, commas, newlines; # comments)", NULL},
     [OPT_PROCS] = {"procs", "P", "number of ranks; must match the PAT; alone: everybody arrives at 0", NULL},
     [OPT_SEGMENTS] = {"segments", "N", "segments the data is split into (default 1)", NULL},
     [OPT_ROUND_TIME] = {"round-time", "D", "time of one round, in the PAT's unit (default 1)", NULL},
     [OPT_ROOT] = {"root", "R", "root rank (default 0)", NULL},
     [OPT_IMPL] = {"impl", "NAME", "generator: reference (Listing 2) or fast (Listing 8, default)", NULL},
     [OPT_BENCH] = {"bench", NULL, "time reference against fast (Proficz 2020, Table 1) instead", NULL},
-    [OPT_INSTANCES] = {"instances", "K", "--bench: random instances per cell (default 10; the paper: 250)", NULL},
+    [OPT_INSTANCES] = {"instances", "K", "--bench: random instances per cell (default 10; the paper: 250)",
+                       NULL},
     [OPT_MAX_P] = {"max-p", "P", "--bench: largest P = N, a power of two in 4..4096 (default 512)", NULL},
     [OPT_SEED] = {"seed", "S", "--bench: seed of the instances (default 1)", NULL},
     [OPT_JSON] = {"json", "FILE", "--bench: also write the results as JSON", NULL},
@@ -46,15 +47,16 @@ static cli_option_t options[OPT_COUNT] = {
 
 void config_usage(FILE *f)
 {
-    fprintf(f, "usage: papcoll-sched (--pat A0,A1,... | --pat-file FILE | --procs P) [--segments N]\n"
-               "                     [--round-time D] [--root R] [--impl reference|fast]\n"
-               "       papcoll-sched --bench [--instances K] [--max-p P] [--seed S] [--json FILE]\n\n"
-               "Prints the Clairvoyant reduce schedule (Marendic 2016; Proficz 2020) for the given\n"
-               "arrival times:\n"
-               "  # clairvoyant P=<P> N=<N> d=<d> root=<r> rounds=<R> impl=<reference|fast>\n"
-               "  <round> <sender> <receiver> <segment>     (one line per transfer, by round, then receiver)\n"
-               "Every schedule is validated before it is printed.  docs/clairvoyant.md explains the\n"
-               "model and how to read the output.\n\noptions:\n");
+    fprintf(f,
+            "usage: papcoll-sched (--pat A0,A1,... | --pat-file FILE | --procs P) [--segments N]\n"
+            "                     [--round-time D] [--root R] [--impl reference|fast]\n"
+            "       papcoll-sched --bench [--instances K] [--max-p P] [--seed S] [--json FILE]\n\n"
+            "Prints the Clairvoyant reduce schedule (Marendic 2016; Proficz 2020) for the given\n"
+            "arrival times:\n"
+            "  # clairvoyant P=<P> N=<N> d=<d> root=<r> rounds=<R> impl=<reference|fast>\n"
+            "  <round> <sender> <receiver> <segment>     (one line per transfer, by round, then receiver)\n"
+            "Every schedule is validated before it is printed.  docs/clairvoyant.md explains the\n"
+            "model and how to read the output.\n\noptions:\n");
     cli_print_options(options, OPT_COUNT);
 }
 
@@ -131,7 +133,8 @@ static int pat_from_file(const char *path, sched_config_t *cfg, char *err, size_
         }
         if ((hash = strchr(line, '#')) != NULL)
             *hash = '\0';
-        for (tok = strtok_r(line, " \t\r\n,", &save); rc == 0 && tok != NULL; tok = strtok_r(NULL, " \t\r\n,", &save))
+        for (tok = strtok_r(line, " \t\r\n,", &save); rc == 0 && tok != NULL;
+             tok = strtok_r(NULL, " \t\r\n,", &save))
             rc = push_time(tok, cfg, &cap, err, errlen);
     }
     if (rc == 0 && ferror(f)) {
@@ -167,8 +170,9 @@ static int parse_bench(sched_config_t *cfg, char *err, size_t errlen)
     if (options[OPT_PAT].value || options[OPT_PAT_FILE].value || options[OPT_PROCS].value ||
         options[OPT_SEGMENTS].value || options[OPT_ROUND_TIME].value || options[OPT_ROOT].value ||
         options[OPT_IMPL].value) {
-        snprintf(err, errlen, "--bench draws its own instances and runs both generators: it takes only "
-                              "--instances, --max-p, --seed and --json");
+        snprintf(err, errlen,
+                 "--bench draws its own instances and runs both generators: it takes only "
+                 "--instances, --max-p, --seed and --json");
         return -1;
     }
     if (int_option(OPT_INSTANCES, 1, 100000, &cfg->instances, err, errlen) != 0 ||

@@ -86,8 +86,8 @@ typedef struct {
     papcoll__cv_xfer_t *x;
 } papcoll__cv_sched_t;
 
-#define PAPCOLL__CV_IMPL_MAP(XX)                                                                         \
-    XX(REFERENCE, "reference", papcoll__cv_reference)                                                    \
+#define PAPCOLL__CV_IMPL_MAP(XX)                                                                             \
+    XX(REFERENCE, "reference", papcoll__cv_reference)                                                        \
     XX(FAST, "fast", papcoll__cv_fast)
 
 typedef enum {
@@ -135,16 +135,16 @@ int papcoll__cv_input_check(int P, int N, double d, int root, const double *pat,
 void papcoll__cv_rank_index(const papcoll__cv_sched_t *s, int *start, int *idx);
 
 /* What cv_check found wrong: XX(name, value, meaning). */
-#define PAPCOLL__CV_BAD_MAP(XX)                                                                          \
-    XX(HEADER, -1, "P, N, root, d, n or rounds out of range")                                            \
-    XX(FIELD, -2, "a transfer field out of range or a self-transfer")                                    \
-    XX(ORDER, -3, "transfers not sorted by round, then receiver")                                        \
-    XX(RECV_TWICE, -4, "a rank receives twice in one round")                                             \
-    XX(SEND_TWICE, -5, "a rank sends twice in one round")                                                \
-    XX(FORWARD, -6, "a segment is forwarded in the round it arrived")                                    \
-    XX(EARLY, -7, "a rank acts before its arrival")                                                      \
-    XX(EMPTY, -8, "a rank sends a segment it no longer holds (a contribution would count twice)")        \
-    XX(MISSING, -9, "a contribution never reaches the root")                                             \
+#define PAPCOLL__CV_BAD_MAP(XX)                                                                              \
+    XX(HEADER, -1, "P, N, root, d, n or rounds out of range")                                                \
+    XX(FIELD, -2, "a transfer field out of range or a self-transfer")                                        \
+    XX(ORDER, -3, "transfers not sorted by round, then receiver")                                            \
+    XX(RECV_TWICE, -4, "a rank receives twice in one round")                                                 \
+    XX(SEND_TWICE, -5, "a rank sends twice in one round")                                                    \
+    XX(FORWARD, -6, "a segment is forwarded in the round it arrived")                                        \
+    XX(EARLY, -7, "a rank acts before its arrival")                                                          \
+    XX(EMPTY, -8, "a rank sends a segment it no longer holds (a contribution would count twice)")            \
+    XX(MISSING, -9, "a contribution never reaches the root")                                                 \
     XX(NOMEM, -10, "out of memory")
 
 typedef enum {

@@ -50,8 +50,8 @@ static int check_header(check_t *c)
 
     if (s->P < 1 || s->N < 1 || s->root < 0 || s->root >= s->P || !(s->d > 0.0) || s->n < 0 ||
         (s->n > 0 && s->x == NULL))
-        return fail(c, PAPCOLL__CV_BAD_HEADER, "bad header: P=%d N=%d root=%d d=%g n=%d", s->P, s->N,
-                    s->root, s->d, s->n);
+        return fail(c, PAPCOLL__CV_BAD_HEADER, "bad header: P=%d N=%d root=%d d=%g n=%d", s->P, s->N, s->root,
+                    s->d, s->n);
     if (s->rounds != (s->n > 0 ? s->x[s->n - 1].round + 1 : 0))
         return fail(c, PAPCOLL__CV_BAD_HEADER, "rounds=%d but the last transfer is in round %d", s->rounds,
                     s->n > 0 ? s->x[s->n - 1].round : -1);
@@ -91,15 +91,15 @@ static int check_xfer(check_t *c, int t)
         return fail(c, PAPCOLL__CV_BAD_RECV_TWICE, "rank %d receives twice in round %d", x->receiver,
                     x->round);
     if (prev != NULL && (prev->round > x->round || (prev->round == x->round && prev->receiver > x->receiver)))
-        return fail(c, PAPCOLL__CV_BAD_ORDER, "transfer %d (round %d, receiver %d) after round %d, receiver %d",
-                    t, x->round, x->receiver, prev->round, prev->receiver);
+        return fail(c, PAPCOLL__CV_BAD_ORDER,
+                    "transfer %d (round %d, receiver %d) after round %d, receiver %d", t, x->round,
+                    x->receiver, prev->round, prev->receiver);
     if (c->sent_round[x->sender] == x->round)
         return fail(c, PAPCOLL__CV_BAD_SEND_TWICE, "rank %d sends twice in round %d", x->sender, x->round);
     c->sent_round[x->sender] = x->round;
     if (x->round < c->rho[x->sender] || x->round < c->rho[x->receiver])
         return fail(c, PAPCOLL__CV_BAD_EARLY, "round %d: %d -> %d, but rank %d arrives for round %d",
-                    x->round, x->sender, x->receiver,
-                    x->round < c->rho[x->sender] ? x->sender : x->receiver,
+                    x->round, x->sender, x->receiver, x->round < c->rho[x->sender] ? x->sender : x->receiver,
                     x->round < c->rho[x->sender] ? c->rho[x->sender] : c->rho[x->receiver]);
     return 0;
 }
@@ -121,8 +121,9 @@ static int pass_rounds(check_t *c)
         }
         for (t = lo; t < hi; t++)
             if (c->recv_round[s->x[t].sender] == s->x[t].round && c->rseg[s->x[t].sender] == s->x[t].segment)
-                return fail(c, PAPCOLL__CV_BAD_FORWARD, "rank %d forwards segment %d in round %d, when it arrived",
-                            s->x[t].sender, s->x[t].segment, s->x[t].round);
+                return fail(c, PAPCOLL__CV_BAD_FORWARD,
+                            "rank %d forwards segment %d in round %d, when it arrived", s->x[t].sender,
+                            s->x[t].segment, s->x[t].round);
     }
     return 0;
 }
@@ -147,8 +148,9 @@ static int replay_segment(check_t *c, int j)
             for (any = 0, w = 0; w < PW; w++)
                 any |= tmp[w] = from[w];
             if (!any)
-                return fail(c, PAPCOLL__CV_BAD_EMPTY, "round %d: rank %d sends segment %d, which it no longer holds",
-                            x->round, x->sender, j);
+                return fail(c, PAPCOLL__CV_BAD_EMPTY,
+                            "round %d: rank %d sends segment %d, which it no longer holds", x->round,
+                            x->sender, j);
             memset(from, 0, (size_t)PW * sizeof(uint64_t));
         }
         for (t = lo; t < hi; t++) {
@@ -159,8 +161,8 @@ static int replay_segment(check_t *c, int j)
     }
     for (r = 0; r < s->P; r++)
         if (!(c->set[(size_t)s->root * PW + r / 64] >> (r % 64) & 1))
-            return fail(c, PAPCOLL__CV_BAD_MISSING, "the contribution of rank %d to segment %d never reaches root %d",
-                        r, j, s->root);
+            return fail(c, PAPCOLL__CV_BAD_MISSING,
+                        "the contribution of rank %d to segment %d never reaches root %d", r, j, s->root);
     return 0;
 }
 
@@ -207,8 +209,8 @@ int papcoll__cv_check(const papcoll__cv_sched_t *s, const double *pat, char *why
     c.set = malloc((size_t)P * c.PW * sizeof(uint64_t));
     c.tmp = malloc((size_t)P * c.PW * sizeof(uint64_t));
     scratch = malloc((size_t)P * (2 * sizeof(int) + 2 * sizeof(double)));
-    if (!c.rho || !c.sent_round || !c.recv_round || !c.rseg || !c.by_seg || !c.seg_start || !c.set || !c.tmp ||
-        !scratch) {
+    if (!c.rho || !c.sent_round || !c.recv_round || !c.rseg || !c.by_seg || !c.seg_start || !c.set ||
+        !c.tmp || !scratch) {
         rc = fail(&c, PAPCOLL__CV_BAD_NOMEM, "out of memory");
         goto out;
     }

@@ -42,8 +42,8 @@ int papcoll__cv_generate(int impl, int P, int N, double d, int root, const doubl
                          papcoll__cv_sched_t *out)
 {
     switch (impl) {
-#define CV_IMPL_CASE(id, name, fn)                                                                       \
-    case PAPCOLL__CV_##id:                                                                               \
+#define CV_IMPL_CASE(id, name, fn)                                                                           \
+    case PAPCOLL__CV_##id:                                                                                   \
         return fn(P, N, d, root, pat, out);
         PAPCOLL__CV_IMPL_MAP(CV_IMPL_CASE)
 #undef CV_IMPL_CASE

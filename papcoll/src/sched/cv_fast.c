@@ -55,11 +55,11 @@ typedef struct {
     uint64_t *rmask; /* receivers of this step, ceil(P / 64) words */
     double *f, *x;   /* time of p: (k[p], f[p]); x[p] = a_p - a_min */
     int *k;
-    int *pos, *at;   /* phase order: pos[rank], at[pos] */
+    int *pos, *at; /* phase order: pos[rank], at[pos] */
     int *await, an, ah;
-    int *G, *G2, g;  /* members in time order */
-    int *leaf;       /* tree node of p's column, 0: none */
-    int *nheld;      /* segments p holds */
+    int *G, *G2, g; /* members in time order */
+    int *leaf;      /* tree node of p's column, 0: none */
+    int *nheld;     /* segments p holds */
     int *rfrom, *rseg;
     unsigned char *stale; /* p's leaf is not hold[p] any more */
     unsigned char *ing;   /* p is in this step's G */

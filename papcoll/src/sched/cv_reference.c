@@ -24,12 +24,12 @@ enum { ST_A = 'A', ST_P = 'P', ST_E = 'E' };
 
 typedef struct {
     int P, N, root;
-    int *k;          /* time of p: (k[p], f[p]) */
+    int *k; /* time of p: (k[p], f[p]) */
     double *f;
-    int *heap, hn;   /* Q */
-    int *G, g;       /* this step's group, sink first */
-    char *M;         /* P * N states */
-    int *pprime;     /* segment in state P' per process, -1: none */
+    int *heap, hn; /* Q */
+    int *G, g;     /* this step's group, sink first */
+    char *M;       /* P * N states */
+    int *pprime;   /* segment in state P' per process, -1: none */
     unsigned char *sent;
 } ref_t;
 

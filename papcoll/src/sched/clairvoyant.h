@@ -173,8 +173,8 @@ void papcoll__cv_split_times(int P, double d, const double *pat, int *k, double 
  * entries; keys are numbers (no NaN). */
 void papcoll__cv_sort(int P, const double *key, int *order, int *tmp);
 
-/* Makes room for `more` transfers after s->n (capacity *cap, grown by
- * doubling); 0 or PAPCOLL_ERR_NOMEM. */
+/* Makes room for `more` transfers after s->n (capacity *cap, at least
+ * doubled when it grows); 0 or PAPCOLL_ERR_NOMEM. */
 int papcoll__cv_reserve(papcoll__cv_sched_t *s, int *cap, int more);
 
 /* Appends a transfer; 0 or PAPCOLL_ERR_NOMEM. */

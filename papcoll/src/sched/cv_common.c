@@ -157,8 +157,7 @@ int papcoll__cv_reserve(papcoll__cv_sched_t *s, int *cap, int more)
         return 0;
     if ((size_t)s->n + more > INT_MAX)
         return PAPCOLL_ERR_NOMEM;
-    while (want < (size_t)s->n + more)
-        want = want < 64 ? 64 : want * 2;
+    want = 2 * want > (size_t)s->n + more ? 2 * want : (size_t)s->n + more;
     want = want > INT_MAX ? INT_MAX : want;
     x = realloc(s->x, want * sizeof(*x));
     if (x == NULL)

@@ -420,6 +420,9 @@ HOT int run_w(fast_t *w, papcoll__cv_sched_t *s, const int W)
 {
     int cap = 0, rc;
 
+    /* Every rank but the root sends every segment at least once. */
+    if ((rc = papcoll__cv_reserve(s, &cap, (w->P - 1) * w->N + w->P)) != 0)
+        return rc;
     while (w->g + (w->an - w->ah) > 1) {
         merge(w);
         if (w->g == 1)

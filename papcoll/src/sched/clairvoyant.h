@@ -58,8 +58,9 @@
  * Cost (R rounds, R_sum = sum over steps of |G|, W = ceil(N / 64) words):
  *   reference: O(R_sum * N * |G|) for the searches plus O(R log P) for the
  *              queue, and it runs every idle round: R >= (max a - min a) / d.
- *   fast:      O(P log P + R_sum * W log P) (Proficz Lemma 3 with 64-bit
- *              words as the SIMD width); idle rounds are skipped in O(1).
+ *   fast:      O(P log P + R_sum * W * min(|G|, log P)) (Proficz Lemma 3
+ *              with 64-bit words as the SIMD width; small groups are scanned
+ *              instead of searched in the tree); idle rounds are skipped.
  * Memory: reference P*N bytes; fast about 5 bits per (process, segment) cell
  * (state 1 bit, tree leaves 2, inner nodes 2; leaves padded to a power of two).
  * Limits: P <= 2^24, P * N <= 2^29, (max a - min a) / d <= 2^29, so that

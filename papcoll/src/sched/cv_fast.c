@@ -8,7 +8,8 @@
  *             of two): leaf = a member's sendable segments (hold minus the
  *             P' bit, all zero once it sent in this step, zero for
  *             non-members); inner node = OR of its children          2L columns
- * so about 5 bits per (process, segment) cell (Sect. 5.5).
+ * so about 5 bits per (process, segment) cell (Sect. 5.5), plus SMALL_G
+ * columns for small groups.
  *
  *   leaf order = G's order.  Ranks are sorted once by (f, rank), the phase of
  *   their arrival within a round (Sect. 5.4.3).  Every member of G has the
@@ -28,15 +29,21 @@
  *   idle rounds (Sect. 5.1): a G of one process jumps straight to the round
  *   in which the next process joins it.
  *
+ *   search (Listings 3-5, 7): find_pair(), O(W log L) per member.
+ *
  *   tree updates: leaves change one at a time and each change walks to the
  *   root, stopping as soon as a node does not change: OR-in when a column
  *   gains bits (restores at the start of a step), recompute when it loses
- *   bits (a sender is disabled), one bit when a receiver's segment turns P'.
- *   Nothing is allocated per step.
+ *   bits (a sender is disabled), one bit when a receiver's segment turns P';
+ *   after many changes the inner nodes are rebuilt in one pass instead.
  *
- * Per member: all-except-one (Listing 3) word by word, stopping at the first
- * word with a candidate segment, find-leftmost (Listing 4) and
- * find-leftmost-from (Listing 5): O(W log L).
+ *   small G (fewer than SMALL_G members, our addition): the members'
+ *   sendable columns are copied in G's order and scanned, O(W |G|) per
+ *   member with nothing to maintain, instead of the tree's O(W log L) walks
+ *   for every search and update.  With arrivals spread out (the uniform
+ *   setup) most steps have a few members; this halves the work there.
+ *
+ * Nothing is allocated per step.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -48,11 +55,14 @@
 typedef struct {
     int P, N, W, L, depth, root;
     int rleaf;       /* the root's leaf when it is in G, else 0 */
+    int rpos;        /* small G: the root's position in G, else -1 */
+    int tree_ok;     /* the tree holds this G (the last step used it) */
     int changed;     /* leaves changed in the last step: walk or rebuild */
     uint64_t *vbuf;  /* W words of scratch */
     uint64_t *hold;  /* P * W */
     uint64_t *tree;  /* 2L * W, node 1 is the root, leaves L .. 2L-1 */
     uint64_t *rmask; /* receivers of this step, ceil(P / 64) words */
+    uint64_t *scol;  /* small G: sendable columns in G's order, SMALL_G * W */
     double *f, *x;   /* time of p: (k[p], f[p]); x[p] = a_p - a_min */
     int *k;
     int *pos, *at; /* phase order: pos[rank], at[pos] */
@@ -72,6 +82,10 @@ typedef struct {
 #define HOT static inline __attribute__((always_inline))
 
 #define COL(w, n, W) ((w)->tree + (size_t)(n) * (W))
+
+/* A G with fewer members is served by scanning its columns, without the
+ * tree (see step()). */
+#define SMALL_G 16
 
 HOT int before(const fast_t *w, int a, int b)
 {
@@ -215,7 +229,6 @@ HOT void place_leaves(fast_t *w, const int W)
 
     for (t = 0; t < w->g; t++) {
         m = w->G[t];
-        w->ing[m] = 1;
         n = w->L + w->pos[m] + (w->k[m] != kh ? w->P : 0);
         if (w->leaf[m] != n) {
             if (w->leaf[m] != 0) {
@@ -334,7 +347,27 @@ HOT int find_pair(const fast_t *w, int i, int sink, int *peer, const int W)
     return -1;
 }
 
-HOT void serve(fast_t *w, int i, int sink, const int W)
+/* z sends segment s to i: z holds nothing of s any more; i holds s (the
+ * sink may get back a segment it had sent). */
+HOT void record(fast_t *w, int z, int i, int s, const int W)
+{
+    const int x = s >> 6;
+    const uint64_t b = 1ull << (s & 63);
+
+    w->rfrom[i] = z;
+    w->rseg[i] = s;
+    w->rmask[i >> 6] |= 1ull << (i & 63);
+    w->hold[(size_t)z * W + x] &= ~b;
+    w->nheld[z]--;
+    if (!(w->hold[(size_t)i * W + x] & b)) {
+        w->hold[(size_t)i * W + x] |= b;
+        w->nheld[i]++;
+    }
+}
+
+/* Member i with the tree: z sends nothing more in this step (its leaf is
+ * cleared), i must not forward s in this step (P'). */
+HOT void serve_tree(fast_t *w, int i, int sink, const int W)
 {
     int zn, z, s, x;
     uint64_t b;
@@ -344,25 +377,82 @@ HOT void serve(fast_t *w, int i, int sink, const int W)
     x = s >> 6;
     b = 1ull << (s & 63);
     z = rank_of(w, zn);
-    w->rfrom[i] = z;
-    w->rseg[i] = s;
-    w->rmask[i >> 6] |= 1ull << (i & 63);
-    /* z sent: s is E at z, and z sends nothing more in this step. */
-    w->hold[(size_t)z * W + x] &= ~b;
-    w->nheld[z]--;
+    record(w, z, i, s, W);
     set_leaf(w, zn, NULL, W);
     recompute_up(w, zn, W);
     w->stale[z] = 1;
-    /* i holds s (the sink may get back a segment it had sent), as P'. */
-    if (!(w->hold[(size_t)i * W + x] & b)) {
-        w->hold[(size_t)i * W + x] |= b;
-        w->nheld[i]++;
-    }
     if (COL(w, w->leaf[i], W)[x] & b) {
         COL(w, w->leaf[i], W)[x] &= ~b;
         bit_up(w, w->leaf[i], x, b, W);
     }
     w->stale[i] = 1;
+}
+
+/* Member G[t] of a small G: the same search as find_pair() by scanning the
+ * other members' sendable columns scol[] in G's order (root first). */
+HOT void serve_small(fast_t *w, int t, int sink, const int W)
+{
+    const int i = w->G[t], g = w->g;
+    const uint64_t *hi = w->hold + (size_t)i * W;
+    uint64_t *c = w->scol, mask, others, b;
+    int x, u;
+
+    for (x = 0; x < W; x++) {
+        mask = sink ? ~0ull : hi[x];
+        for (others = 0, u = 0; u < g; u++)
+            others |= u != t ? c[(size_t)u * W + x] : 0;
+        mask &= others;
+        if (mask == 0)
+            continue;
+        b = mask & -mask;
+        if (w->rpos >= 0 && w->rpos != t && (c[(size_t)w->rpos * W + x] & b))
+            u = w->rpos;
+        else
+            for (u = 0; u == t || !(c[(size_t)u * W + x] & b); u++)
+                ;
+        record(w, w->G[u], i, x * 64 + __builtin_ctzll(b), W);
+        memset(c + (size_t)u * W, 0, (size_t)W * sizeof(*c));
+        c[(size_t)t * W + x] &= ~b;
+        return;
+    }
+}
+
+/* Serves a small G: every member's column, sendable again, in G's order. */
+HOT void serve_all_small(fast_t *w, int sink, const int W)
+{
+    int t, x;
+
+    w->rpos = -1;
+    for (t = 0; t < w->g; t++) {
+        for (x = 0; x < W; x++)
+            w->scol[(size_t)t * W + x] = w->hold[(size_t)w->G[t] * W + x];
+        w->rpos = w->G[t] == w->root ? t : w->rpos;
+    }
+    serve_small(w, w->rpos >= 0 ? w->rpos : 0, 1, W);
+    for (t = 0; t < w->g; t++)
+        if (w->G[t] != sink)
+            serve_small(w, t, 0, W);
+    w->tree_ok = 0;
+}
+
+/* Serves a large G with the tree, which the last step may have left
+ * behind (then it starts from empty leaves). */
+HOT void serve_all_tree(fast_t *w, int sink, const int W)
+{
+    int t;
+
+    if (!w->tree_ok) {
+        memset(w->tree, 0, (size_t)2 * w->L * W * sizeof(*w->tree));
+        for (t = 0; t < w->g; t++)
+            w->leaf[w->G[t]] = 0;
+        w->changed = w->g;
+        w->tree_ok = 1;
+    }
+    place_leaves(w, W);
+    serve_tree(w, sink, 1, W);
+    for (t = 0; t < w->g; t++)
+        if (w->G[t] != sink)
+            serve_tree(w, w->G[t], 0, W);
 }
 
 /* Appends this step's transfers by receiver rank (room was reserved). */
@@ -386,19 +476,28 @@ static void emit(fast_t *w, papcoll__cv_sched_t *s, int round)
     s->n = (int)(out - s->x);
 }
 
+/*
+ * One step.  A large G uses the tree (Listing 8).  A small one is served
+ * from a compact copy of its members' columns in G's order: each search
+ * scans fewer than SMALL_G columns and nothing needs maintaining, where
+ * the tree would walk log L levels for every search and update.  Both give
+ * the same answers; the tree is rebuilt when G grows large again.
+ */
 HOT int step(fast_t *w, papcoll__cv_sched_t *s, int *cap, const int W)
 {
     const int round = w->k[w->G[0]];
-    const int sink = w->ing[w->root] ? w->root : w->G[0];
     const int n0 = s->n;
-    int t, m, keep = 0, rc;
+    int t, m, sink, keep = 0, rc;
 
     if ((rc = papcoll__cv_reserve(s, cap, w->g)) != 0)
         return rc;
-    serve(w, sink, 1, W);
     for (t = 0; t < w->g; t++)
-        if (w->G[t] != sink)
-            serve(w, w->G[t], 0, W);
+        w->ing[w->G[t]] = 1;
+    sink = w->ing[w->root] ? w->root : w->G[0];
+    if (w->g < SMALL_G)
+        serve_all_small(w, sink, W);
+    else
+        serve_all_tree(w, sink, W);
     emit(w, s, round);
     w->changed = 2 * (s->n - n0);
     for (t = 0; t < w->g; t++) {
@@ -427,7 +526,6 @@ HOT int run_w(fast_t *w, papcoll__cv_sched_t *s, const int W)
         merge(w);
         if (w->g == 1)
             skip_idle(w);
-        place_leaves(w, W);
         if ((rc = step(w, s, &cap, W)) != 0)
             return rc;
     }
@@ -457,7 +555,7 @@ static void *setup(fast_t *w, int P, int N, int root)
     for (w->depth = 1; (1 << (w->depth - 1)) < L; w->depth++)
         ;
     w->root = root;
-    words = (size_t)P * w->W + (size_t)2 * L * w->W + (size_t)(P + 63) / 64 + (size_t)w->W;
+    words = (size_t)P * w->W + (size_t)2 * L * w->W + (size_t)(P + 63) / 64 + (size_t)(1 + SMALL_G) * w->W;
     ints = (size_t)11 * P;
     bytes = words * 8 + (size_t)2 * P * sizeof(double) + ints * sizeof(int) + (size_t)2 * P;
     mem = calloc(1, bytes);
@@ -467,7 +565,8 @@ static void *setup(fast_t *w, int P, int N, int root)
     w->tree = w->hold + (size_t)P * w->W;
     w->rmask = w->tree + (size_t)2 * L * w->W;
     w->vbuf = w->rmask + (P + 63) / 64;
-    w->f = (double *)(w->vbuf + w->W);
+    w->scol = w->vbuf + w->W;
+    w->f = (double *)(w->scol + (size_t)SMALL_G * w->W);
     w->x = w->f + P;
     w->k = (int *)(w->x + P);
     w->pos = w->k + P;

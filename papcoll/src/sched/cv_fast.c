@@ -558,7 +558,7 @@ static void *setup(fast_t *w, int P, int N, int root)
     words = (size_t)P * w->W + (size_t)2 * L * w->W + (size_t)(P + 63) / 64 + (size_t)(1 + SMALL_G) * w->W;
     ints = (size_t)11 * P;
     bytes = words * 8 + (size_t)2 * P * sizeof(double) + ints * sizeof(int) + (size_t)2 * P;
-    mem = calloc(1, bytes);
+    mem = malloc(bytes);
     if (mem == NULL)
         return NULL;
     w->hold = (uint64_t *)mem;
@@ -580,6 +580,11 @@ static void *setup(fast_t *w, int P, int N, int root)
     w->rseg = w->rfrom + P;
     w->stale = (unsigned char *)(w->rseg + 2 * P); /* after P ints of sort scratch */
     w->ing = w->stale + P;
+    /* Everything else is written before it is read; the tree is cleared
+     * when a step first uses it (tree_ok == 0). */
+    memset(w->rmask, 0, (size_t)(P + 63) / 64 * sizeof(*w->rmask));
+    memset(w->leaf, 0, (size_t)P * sizeof(*w->leaf));
+    memset(w->stale, 0, (size_t)2 * P);
     return mem;
 }
 

@@ -1,0 +1,59 @@
+/*
+ * Configuration of the PIC proxy: command line over the [pic] section of an
+ * INI file (--config) over the problem's defaults, parsed once into a struct
+ * the rest of the program only reads.  Parsing is pure and identical on
+ * every rank; every check that can fail happens here, before any work.
+ */
+#ifndef PIC_CONFIG_H
+#define PIC_CONFIG_H
+
+#include <stddef.h>
+
+#include "cli_ini.h"
+#include "problem.h"
+#include "render.h"
+
+#define PIC_MAX_IMAGE 4096
+
+typedef struct {
+    int nprocs;
+    pic_problem_kind_t problem;
+    long steps;
+    long long particles; /* requested (the problem may round) */
+    int nx, ny;
+    double dt;
+    int threads;
+    pic_composite_mode_t composite;
+    const char *composite_algo; /* as given, NULL: the default */
+    int icet;                   /* >= 0: IceT strategy (composite-algo icet:NAME) */
+    long frame_every;           /* composite every K steps (0: never) */
+    int frames;                 /* write PNG frames (needs out_dir) */
+    int width, height;          /* image */
+    long snapshot_every;        /* openPMD snapshot every M steps (0: never; needs out_dir) */
+    const char *gather_algo, *scatter_algo; /* papcoll algorithms of the field sites, NULL: default */
+    const char *out_dir;
+    const char *trace_file;
+    const char *config_file;
+    int config_papcoll; /* config_file has a [papcoll] section */
+    int quiet;
+    cli_ini_t ini;
+} pic_config_t;
+
+enum { PIC_CONFIG_OK = 0, PIC_CONFIG_HELP = 1, PIC_CONFIG_ERROR = 2 };
+
+/* Parses argv (and --config FILE) for nprocs ranks; one line in err on error.
+ * Release with pic_config_free in every case. */
+int pic_config_parse(int argc, char **argv, int nprocs, pic_config_t *cfg, char *err, size_t errlen);
+
+/* The effective configuration as INI text ([pic] section). */
+void pic_config_text(const pic_config_t *cfg, char *buf, size_t len);
+
+/* Usage text to stdout. */
+void pic_config_usage(void);
+
+/* Name of the compositing algorithm in use ("mpi", "icet:radixk", ...). */
+const char *pic_config_composite_algo(const pic_config_t *cfg);
+
+void pic_config_free(pic_config_t *cfg);
+
+#endif /* PIC_CONFIG_H */

@@ -63,7 +63,7 @@ $(OBJ)/$(2)/lib$(1).a: $(patsubst %.c,$(OBJ)/%.o,$(filter-out $(2)/main.c,$(wild
 	rm -f $$@ && ar rcs $$@ $$^
 $(OUT)/bin/$(1): $(OBJ)/$(2)/main.o $(OBJ)/$(2)/lib$(1).a $(LINK_LIBS)
 	@mkdir -p $$(dir $$@)
-	$(CC) $(LDFLAGS) -fopenmp -o $$@ $$^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -fopenmp -o $$@ $$^ $$(LDLIBS)
 endef
 $(foreach p,$(PROGRAMS),$(eval $(call PROGRAM_RULES,$(call PROG_NAME,$(p)),$(call PROG_DIR,$(p)))))
 
@@ -74,9 +74,9 @@ $(foreach p,$(PROGRAMS),$(eval $(call PROGRAM_RULES,$(call PROG_NAME,$(p)),$(cal
 ICET_DIR  ?= $(CURDIR)/build/icet
 ICET_HDR  := $(wildcard $(ICET_DIR)/include/IceT.h)
 ifneq ($(ICET_HDR),)
-$(OBJ)/apps/pic/icet.o: CFLAGS += -DPIC_HAVE_ICET -I$(ICET_DIR)/include
+$(patsubst ./%,%,$(OBJ)/apps/pic/icet.o): CFLAGS += -DPIC_HAVE_ICET -I$(ICET_DIR)/include
 $(OBJ)/apps/pic/icet.o: $(ICET_HDR)
-$(OUT)/bin/pic: LDLIBS += -L$(ICET_DIR)/lib -Wl,-rpath,$(ICET_DIR)/lib -lvtkIceTMPI-pv5.11 -lvtkIceTCore-pv5.11
+$(patsubst ./%,%,$(OUT)/bin/pic): LDLIBS += -L$(ICET_DIR)/lib -Wl,-rpath,$(ICET_DIR)/lib -lvtkIceTMPI -lvtkIceTCore
 endif
 
 .PHONY: all deps run test tests asan tsan install clean help check-deps

@@ -17,6 +17,7 @@ int pic_png_write(const char *path, int w, int h, const uint8_t *rgb, char *err,
     img.width = (png_uint_32)w;
     img.height = (png_uint_32)h;
     img.format = PNG_FORMAT_RGB;
+    img.flags = PNG_IMAGE_FLAG_FAST; /* frames are written in the loop: speed over size */
     if (!png_image_write_to_file(&img, path, 0, rgb, 0, NULL)) {
         snprintf(err, errlen, "cannot write '%s': %s", path, img.message);
         return -1;

@@ -106,6 +106,7 @@ int pic_icet_init(pic_icet_t **out, MPI_Comm comm, int strategy, pic_composite_m
         icetSetColorFormat(ICET_IMAGE_COLOR_RGBA_UBYTE);
         icetSetDepthFormat(ICET_IMAGE_DEPTH_FLOAT);
         icetCompositeMode(ICET_COMPOSITE_MODE_Z_BUFFER);
+        icetDisable(ICET_COMPOSITE_ONE_BUFFER); /* keep the depth of the result, not only its colour */
         ic->color = malloc((size_t)w * (size_t)h * 4);
         ic->depth = malloc(sizeof(float) * (size_t)w * (size_t)h);
         rc = ic->color && ic->depth ? 0 : -1;
@@ -146,6 +147,9 @@ int pic_icet_composite(pic_icet_t *ic, const void *image, void *result)
         const IceTUByte *c = icetImageGetColorcub(out);
         const IceTFloat *d = icetImageGetDepthcf(out);
         pic_zpixel_t *z = result;
+
+        if (c == NULL || d == NULL)
+            return -1;
 
         for (i = 0; i < n; i++) {
             memcpy(z[i].rgba, c + 4 * i, 4);

@@ -223,6 +223,27 @@ static int parse_run(pic_config_t *cfg, const cli_option_t *o, char *err, size_t
     return PIC_CONFIG_OK;
 }
 
+static int parse_fault(pic_config_t *cfg, char *err, size_t errlen)
+{
+    const char *v = getenv(PIC_FAULT_ENV);
+    long r;
+
+    if (v == NULL || v[0] == '\0')
+        return PIC_CONFIG_OK;
+    if (strcmp(v, "field") == 0) {
+        cfg->fault = PIC_FAULT_FIELD;
+        return PIC_CONFIG_OK;
+    }
+    if (strncmp(v, "drop:", 5) == 0 && cli_parse_long(v + 5, 0, cfg->nprocs - 1, &r) == 0) {
+        cfg->fault = PIC_FAULT_DROP;
+        cfg->fault_rank = (int)r;
+        return PIC_CONFIG_OK;
+    }
+    snprintf(err, errlen, "%s: expected drop:R (R a rank in 0..%d) or field, got '%s'", PIC_FAULT_ENV,
+             cfg->nprocs - 1, v);
+    return PIC_CONFIG_ERROR;
+}
+
 static int load_file(pic_config_t *cfg, cli_option_t *o, char *err, size_t errlen)
 {
     char msg[384];
@@ -266,6 +287,8 @@ int pic_config_parse(int argc, char **argv, int nprocs, pic_config_t *cfg, char 
         rc = parse_algos(cfg, o, err, errlen);
     if (rc == PIC_CONFIG_OK)
         rc = parse_run(cfg, o, err, errlen);
+    if (rc == PIC_CONFIG_OK)
+        rc = parse_fault(cfg, err, errlen);
     return rc;
 }
 

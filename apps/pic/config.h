@@ -15,6 +15,14 @@
 
 #define PIC_MAX_IMAGE 4096
 
+/* Test-only: this environment variable breaks the run on purpose so that
+ * tests can prove the validation fails: "drop:R" (rank R loses a particle at
+ * step 5), "field" (rank 0 halves the field after every solve: wrong physics).
+ * Never set it for measurements. */
+#define PIC_FAULT_ENV "PAPCOLL_PIC_TEST_FAULT"
+
+typedef enum { PIC_FAULT_NONE = 0, PIC_FAULT_DROP = 1, PIC_FAULT_FIELD = 2 } pic_fault_t;
+
 typedef struct {
     int nprocs;
     pic_problem_kind_t problem;
@@ -36,6 +44,8 @@ typedef struct {
     const char *config_file;
     int config_papcoll; /* config_file has a [papcoll] section */
     int quiet;
+    pic_fault_t fault; /* test-only (PIC_FAULT_ENV) */
+    int fault_rank;
     cli_ini_t ini;
 } pic_config_t;
 

@@ -129,6 +129,18 @@ void pic_solver_inverse(pic_solver_t *s)
     s->field_energy = 0.5 * w * s->dx * s->dy;
 }
 
+void pic_solver_scale(pic_solver_t *s, double a)
+{
+    int i;
+
+    for (i = 0; i < s->nx * s->ny; i++) {
+        s->ex[i] *= a;
+        s->ey[i] *= a;
+    }
+    s->field_energy *= a * a;
+    s->mode1 *= a;
+}
+
 void pic_solver_pack(const pic_solver_t *s, const pic_grid_t *g, double *blocks, double stop)
 {
     long nb = pic_scatter_block(g), cols = g->nxl + 1;

@@ -58,6 +58,9 @@ void pic_solver_forward(pic_solver_t *s);
 /* Second half: inverse transforms, field energy and the mode amplitude. */
 void pic_solver_inverse(pic_solver_t *s);
 
+/* Multiplies the field by a (test-only fault injection). */
+void pic_solver_scale(pic_solver_t *s, double a);
+
 /* Packs rank r's field block (nxl + 1 columns, Ex Ey interleaved) for every r; stop goes to SX_STOP. */
 void pic_solver_pack(const pic_solver_t *s, const pic_grid_t *g, double *blocks, double stop);
 

@@ -78,6 +78,9 @@ static void charge_phase(pic_t *f, long k)
     t1 = timer_now();
     mark(f, f->gather, k, 1, f->push_share);
     rc = pic_migrate(&f->grid, &f->parts, MPI_COMM_WORLD, &sent, &far);
+    /* Test-only (PIC_FAULT_ENV): a lost particle the validation must catch. */
+    if (f->cfg->fault == PIC_FAULT_DROP && f->rank == f->cfg->fault_rank && k == 4 && f->parts.n > 0)
+        f->parts.n--;
     t2 = timer_now();
     pic_deposit(&f->grid, f->pb.species, f->parts.p, f->parts.n, f->rho);
     t3 = timer_now();
@@ -162,6 +165,8 @@ static void solve_phase(pic_t *f, long k)
     pic_solver_forward(&f->solver);
     mark(f, f->scatter, k, 1, DEFAULT_SHARE);
     pic_solver_inverse(&f->solver);
+    if (f->cfg->fault == PIC_FAULT_FIELD) /* test-only: wrong physics the rate check must catch */
+        pic_solver_scale(&f->solver, 0.5);
     check_charge(f, k);
     if (k >= 0) {
         d->kinetic[k] = ke;

@@ -19,6 +19,7 @@
  *   PNG: write / read round trip.
  */
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -31,6 +32,19 @@
 #include "unit.h"
 
 #define TWO_PI 6.283185307179586
+
+/* ThreadSanitizer cannot see libgomp's barriers (libgomp is not
+ * instrumented): under TSan the threaded push runs with one thread. */
+#if defined(__SANITIZE_THREAD__)
+#define UNDER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define UNDER_TSAN 1
+#endif
+#endif
+#ifndef UNDER_TSAN
+#define UNDER_TSAN 0
+#endif
 
 static void test_norm_inv(void)
 {
@@ -246,6 +260,35 @@ static void test_push(void)
     free(e);
 }
 
+/* The OpenMP push gives the same particles with 1 and 3 threads (the energy to rounding). */
+static void test_push_threads(void)
+{
+    pic_problem_t pb;
+    pic_grid_t g;
+    pic_parts_t a = {0}, b = {0};
+    double *e, ke1, ke3;
+    long i, nodes;
+
+    pic_problem_init(&pb, PIC_BEAM, 64, 8, 20000);
+    pic_grid_init(&g, 64, 8, pb.lx, pb.ly, 2, 1);
+    pic_problem_load(&pb, &g, &a);
+    pic_problem_load(&pb, &g, &b);
+    nodes = pic_block_nodes(&g);
+    e = malloc(sizeof(double) * (size_t)(2 * nodes));
+    for (i = 0; i < 2 * nodes; i++)
+        e[i] = sin(0.37 * i);
+    omp_set_num_threads(1);
+    ke1 = pic_push(&g, pb.species, e, a.p, 0, a.n, 0.1);
+    omp_set_num_threads(UNDER_TSAN ? 1 : 3);
+    ke3 = pic_push(&g, pb.species, e, b.p, 0, b.n / 3, 0.1) + pic_push(&g, pb.species, e, b.p, b.n / 3, b.n, 0.1);
+    omp_set_num_threads(1);
+    check(a.n == b.n && memcmp(a.p, b.p, sizeof *a.p * (size_t)a.n) == 0, "push with 3 threads moved differently");
+    check(fabs(ke1 - ke3) <= 1e-12 * ke1, "push kinetic energy %.17g (1 thread) vs %.17g (3 threads)", ke1, ke3);
+    free(e);
+    pic_parts_free(&a);
+    pic_parts_free(&b);
+}
+
 /* Synthetic histories with known rates and some noise. */
 static void test_fits(void)
 {
@@ -419,6 +462,7 @@ int main(void)
     int P;
 
     unit_name = "test_pic";
+    omp_set_num_threads(1); /* test_push_threads alone uses more */
     test_norm_inv();
     test_two_stream_theory();
     for (P = 1; P <= 8; P++) { /* nx a multiple of P, as the configuration demands */
@@ -437,6 +481,7 @@ int main(void)
     test_fold_pack(12, 3, 4);
     test_fold_pack(35, 4, 7);
     test_push();
+    test_push_threads();
     test_fits();
     test_operators();
     test_render_order(PIC_COMPOSITE_ZBUFFER);

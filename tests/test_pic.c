@@ -88,7 +88,7 @@ static void test_load(pic_problem_kind_t kind, int nx, int ny, long long n, int 
     long long total = 0, idsum = 0, expect_sum;
     int r;
 
-    pic_problem_init(&pb, kind, nx, ny, n);
+    pic_problem_init(&pb, kind, ny, n);
     expect_sum = pb.n_total * (pb.n_total - 1) / 2;
     for (r = 0; r < P; r++) {
         pic_grid_t g;
@@ -124,7 +124,7 @@ static void test_deposit_and_solve(pic_problem_kind_t kind)
     double *blk, q = 0, scale = 0;
     int sp;
 
-    pic_problem_init(&pb, kind, in->nx, in->ny, in->particles / 8);
+    pic_problem_init(&pb, kind, in->ny, in->particles / 8);
     pic_grid_init(&g, in->nx, in->ny, pb.lx, pb.ly, 1, 0);
     pic_problem_load(&pb, &g, &ps);
     blk = calloc((size_t)pic_gather_block(&g), sizeof(double));
@@ -269,7 +269,7 @@ static void test_push_threads(void)
     double *e, ke1, ke3;
     long i, nodes;
 
-    pic_problem_init(&pb, PIC_BEAM, 64, 8, 20000);
+    pic_problem_init(&pb, PIC_BEAM, 8, 20000);
     pic_grid_init(&g, 64, 8, pb.lx, pb.ly, 2, 1);
     pic_problem_load(&pb, &g, &a);
     pic_problem_load(&pb, &g, &b);

@@ -34,7 +34,7 @@ const pic_problem_info_t pic_problems[PIC_NPROBLEMS] = {
     [PIC_LANDAU] = {"landau", "Langmuir wave at k lambda_D = 0.5 in a Maxwellian plasma (Landau damping)",
                     2.0 * TWO_PI, 2.0 * TWO_PI / 16.0, 64, 4, 131072, 200, 0.1, 10, 0.001, -4.0, 4.0},
     [PIC_BEAM] = {"beam", "neutral plasma cloud drifting through a background plasma (moving imbalance)", 64.0,
-                  8.0, 128, 16, 400000, 600, 0.1, 10, 0.01, -4.0, 5.0},
+                  8.0, 128, 16, 400000, 600, 0.1, 10, 0.002, -4.0, 5.0},
 };
 
 int pic_problem_find(const char *name)
@@ -124,7 +124,7 @@ static void set_species(pic_species_t *s, const char *name, double q, double m, 
     s->n = n;
 }
 
-void pic_problem_init(pic_problem_t *pb, pic_problem_kind_t kind, int nx, int ny, long long n_request)
+void pic_problem_init(pic_problem_t *pb, pic_problem_kind_t kind, int ny, long long n_request)
 {
     const pic_problem_info_t *in = &pic_problems[kind];
     long long n = n_request;
@@ -159,7 +159,6 @@ void pic_problem_init(pic_problem_t *pb, pic_problem_kind_t kind, int nx, int ny
         set_species(&pb->species[0], "electrons", -1.0, 1.0, (pb->lx + cloud) * pb->ly / (double)(n / 2), n / 2);
         set_species(&pb->species[1], "ions", 1.0, ION_MASS, (pb->lx + cloud) * pb->ly / (double)(n / 2), n / 2);
     }
-    (void)nx;
     pb->n_total = n;
 }
 

@@ -65,11 +65,11 @@ extern const pic_problem_info_t pic_problems[PIC_NPROBLEMS];
 int pic_problem_find(const char *name);
 
 /*
- * Fixes the problem's parameters for nx x ny cells and about n_request
+ * Fixes the problem's parameters for ny rows of cells and about n_request
  * macro-particles (some problems round it: the two-stream lattice needs a
- * multiple of 2 ny).  Pure; the same on every rank.
+ * multiple of 2 ny, the beam an even count).  Pure; the same on every rank.
  */
-void pic_problem_init(pic_problem_t *pb, pic_problem_kind_t kind, int nx, int ny, long long n_request);
+void pic_problem_init(pic_problem_t *pb, pic_problem_kind_t kind, int ny, long long n_request);
 
 /*
  * Appends to parts the particles whose x lies in [xlo, xhi) (cells

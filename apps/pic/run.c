@@ -202,7 +202,7 @@ int pic_setup(pic_t *f, const pic_config_t *cfg)
     f->cfg = cfg;
     f->push_share = f->render_share = 0.5;
     omp_set_num_threads(cfg->threads);
-    pic_problem_init(&f->pb, cfg->problem, cfg->nx, cfg->ny, cfg->particles);
+    pic_problem_init(&f->pb, cfg->problem, cfg->ny, cfg->particles);
     pic_grid_init(&f->grid, cfg->nx, cfg->ny, f->pb.lx, f->pb.ly, f->nprocs, f->rank);
     status = agree(make_out_dirs(f));
     if (status == STATUS_OK)

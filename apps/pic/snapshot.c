@@ -12,6 +12,7 @@
  * reference electron density of 1e18 m^-3 at 10 eV (docs/pic.md); the 2D
  * box is taken one Debye length deep for the macro-particle weighting.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,36 +127,54 @@ static int write_root(const pic_t *f, long iter, const pic_particle_t *all, long
     return rc == 0 ? 0 : -1;
 }
 
-int pic_snapshot(pic_t *f, long iter, char *err, size_t errlen)
+/* The particle records to rank 0 (MPI_Gatherv counts bytes in an int: at most INT_MAX in all). */
+static int gather_particles(const pic_t *f, pic_particle_t **all, long long *n, char *err, size_t errlen)
 {
-    int P = f->nprocs, r, rc = 0, bytes = (int)sizeof(pic_particle_t), mine = (int)f->parts.n * bytes;
+    long long total = 0, limit = INT_MAX / (long long)sizeof(pic_particle_t);
+    int P = f->nprocs, r, ok = 1, bytes = (int)sizeof(pic_particle_t), mine;
     int *counts = NULL, *displs = NULL;
-    pic_particle_t *all = NULL;
-    long long n = 0;
+    long long nl = f->parts.n;
 
+    MPI_Allreduce(&nl, &total, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    if (total > limit) {
+        snprintf(err, errlen, "%lld particles exceed what one MPI_Gatherv moves (%lld)", total, limit);
+        return -1;
+    }
+    mine = (int)nl * bytes;
     if (f->rank == 0) {
         counts = calloc((size_t)P, sizeof *counts);
         displs = calloc((size_t)P, sizeof *displs);
+        *all = malloc((size_t)(total ? total : 1) * sizeof **all);
+        ok = counts && displs && *all;
     }
-    MPI_Gather(&mine, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (f->rank == 0) {
-        for (r = 0; r < P; r++) {
-            displs[r] = (int)(n * bytes);
-            n += counts[r] / bytes;
-        }
-        all = malloc((size_t)(n ? n : 1) * sizeof *all);
+    MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (ok) {
+        MPI_Gather(&mine, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        for (r = 0; f->rank == 0 && r < P; r++)
+            displs[r] = r > 0 ? displs[r - 1] + counts[r - 1] : 0;
+        MPI_Gatherv(f->parts.p, mine, MPI_BYTE, *all, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
+    } else {
+        snprintf(err, errlen, "out of memory gathering %lld particles", total);
     }
-    MPI_Gatherv(f->parts.p, mine, MPI_BYTE, all, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
-    if (f->rank == 0) {
-        rc = all != NULL ? write_root(f, iter, all, n, err, errlen) : -1;
-        if (all == NULL)
-            snprintf(err, errlen, "out of memory gathering %lld particles", n);
-        else if (rc == 0)
+    free(counts);
+    free(displs);
+    *n = total;
+    return ok ? 0 : -1;
+}
+
+int pic_snapshot(pic_t *f, long iter, char *err, size_t errlen)
+{
+    pic_particle_t *all = NULL;
+    long long n = 0;
+    int rc;
+
+    rc = gather_particles(f, &all, &n, err, errlen);
+    if (rc == 0 && f->rank == 0) {
+        rc = write_root(f, iter, all, n, err, errlen);
+        if (rc == 0)
             snprintf(f->last_snapshot, sizeof f->last_snapshot, "%s/openpmd/pic_%ld.h5", f->cfg->out_dir, iter);
     }
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    free(counts);
-    free(displs);
     free(all);
     if (rc == 0)
         f->snapshots++;

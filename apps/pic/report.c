@@ -482,9 +482,11 @@ static void csv_row(FILE *fp, const pic_t *f, long k)
     double ga = min_arrival(f, k, REC_G_ARR), ca = min_arrival(f, k, REC_C_ARR);
     int p;
 
-    fprintf(fp, "%ld,%.9g,%.12g,%.12g,%.12g,%.9g,%.6g,%.6g,%.6g,%.6g", k + 1, k * f->cfg->dt, d->kinetic[k],
+    fprintf(fp, "%ld,%.9g,%.12g,%.12g,%.12g,%.9g,%.6g,%.6g,%.6g,", k + 1, k * f->cfg->dt, d->kinetic[k],
             d->field[k], d->kinetic[k] + d->field[k], d->mode1[k], d->solve[k + 1], site_runtime(f, k, REC_G_ARR),
-            site_runtime(f, k, REC_S_ARR), site_runtime(f, k, REC_C_ARR));
+            site_runtime(f, k, REC_S_ARR));
+    if (!isnan(ca))
+        fprintf(fp, "%.6g", site_runtime(f, k, REC_C_ARR));
     for (p = 0; p < f->nprocs; p++)
         fprintf(fp, ",%.0f", rec_of(f, p, k)[REC_COUNT]);
     for (p = 0; p < f->nprocs; p++) {

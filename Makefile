@@ -77,7 +77,13 @@ ifneq ($(ICET_HDR),)
 $(patsubst ./%,%,$(OBJ)/apps/pic/icet.o): CFLAGS += -DPIC_HAVE_ICET -I$(ICET_DIR)/include
 $(OBJ)/apps/pic/icet.o: $(ICET_HDR)
 $(patsubst ./%,%,$(OUT)/bin/pic): LDLIBS += -L$(ICET_DIR)/lib -Wl,-rpath,$(ICET_DIR)/lib -lvtkIceTMPI -lvtkIceTCore
+else
+$(patsubst ./%,%,$(OUT)/bin/pic): | icet-note
 endif
+
+.PHONY: icet-note
+icet-note:
+	@echo "note: IceT not in $(ICET_DIR): bin/pic is built without the optional icet:* compositing (jobs/icet-fetch, then make)"
 
 .PHONY: all deps run test tests asan tsan install clean help check-deps
 .DEFAULT_GOAL := all

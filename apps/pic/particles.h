@@ -14,6 +14,7 @@
 #ifndef PIC_PARTICLES_H
 #define PIC_PARTICLES_H
 
+#include <math.h>
 #include <mpi.h>
 #include <stdint.h>
 
@@ -70,7 +71,7 @@ static inline double pic_wrap(double v, double l)
     else if (v < 0.0)
         v += l;
     if (v >= l || v < 0.0) { /* more than one box length, or rounding to l */
-        v -= l * __builtin_floor(v / l);
+        v -= l * floor(v / l);
         if (v >= l)
             v = 0.0;
     }

@@ -77,13 +77,16 @@ static int sorted_before(const double *key, int a, int b)
     return a < b;
 }
 
+/* The caller-provided workspace of papcoll__sort_by_key. */
+static papcoll__keyed_t g_work[MAXP];
+
 static void test_sort_fixed(void)
 {
     const double key[] = {3.0, 1.0, NAN, 1.0, -INFINITY, 2.0, INFINITY, NAN, -0.0, 0.0};
     const int expect[] = {4, 8, 9, 1, 3, 5, 0, 6, 2, 7};
     int order[10], i;
 
-    papcoll__sort_by_key(10, key, order);
+    papcoll__sort_by_key(10, key, order, g_work);
     for (i = 0; i < 10; i++)
         check(order[i] == expect[i], "sort_by_key fixed keys: order[%d]=%d, expected %d", i,
               order[i], expect[i]);
@@ -98,7 +101,7 @@ static void test_sort_random(void)
 
     for (t = 0; t < np; t++) {
         P = ps[t];
-        papcoll__sort_by_key(P, NULL, order);
+        papcoll__sort_by_key(P, NULL, order, g_work);
         for (i = 0; i < P; i++)
             if (!check(order[i] == i, "sort_by_key P=%d key=NULL: order[%d]=%d", P, i, order[i]))
                 break;
@@ -106,7 +109,7 @@ static void test_sort_random(void)
             /* k = 0: few distinct keys (many ties); 1: all NaN; 2: distinct. */
             for (i = 0; i < P; i++)
                 key[i] = k == 0 ? pool[rnd_below(9)] : k == 1 ? NAN : (double)rnd_below(1 << 30);
-            papcoll__sort_by_key(P, key, order);
+            papcoll__sort_by_key(P, key, order, g_work);
             if (!check(is_perm(P, order), "sort_by_key P=%d keyset=%d: not a permutation", P, k))
                 continue;
             for (i = 0; i + 1 < P; i++)

@@ -18,21 +18,28 @@ static long unit_checks, unit_failed;
 static uint64_t unit_rng = 0x243F6A8885A308D3ull;
 
 /* Records one check; prints the formatted parameters when it failed. */
-static inline int check(int ok, const char *fmt, ...)
+static inline int vcheck(int ok, const char *fmt, va_list ap)
 {
-    va_list ap;
-
     unit_checks++;
     if (ok)
         return 1;
     if (++unit_failed <= UNIT_MAX_PRINTED) {
         printf("FAIL %s: ", unit_name);
-        va_start(ap, fmt);
         vprintf(fmt, ap);
-        va_end(ap);
         printf("\n");
     }
     return 0;
+}
+
+static inline int check(int ok, const char *fmt, ...)
+{
+    va_list ap;
+    int r;
+
+    va_start(ap, fmt);
+    r = vcheck(ok, fmt, ap);
+    va_end(ap);
+    return r;
 }
 
 static inline uint64_t rnd(void)

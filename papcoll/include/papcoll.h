@@ -34,7 +34,7 @@ extern "C" {
 #endif
 
 #define PAPCOLL_VERSION_MAJOR 0
-#define PAPCOLL_VERSION_MINOR 1
+#define PAPCOLL_VERSION_MINOR 2
 #define PAPCOLL_VERSION_PATCH 0
 
 /**
@@ -50,10 +50,13 @@ extern "C" {
     XX(PREDICTOR, -5, "unknown or malformed predictor specification")               \
     XX(CONFIG, -6, "configuration file could not be read or parsed")               \
     XX(THREAD, -7, "the monitor thread could not be started")                       \
-    XX(DATATYPE, -8, "datatype is not contiguous (only the 'mpi' algorithm takes it)") \
+    XX(DATATYPE, -8, "datatype cannot be used (null, or not committed)")           \
     XX(TRUNCATE, -9, "message larger than the receive buffer")                      \
     XX(OP, -10, "call does not match the operation of the call site")              \
-    XX(STATE, -11, "call out of order (e.g. edge without processing start)")
+    XX(STATE, -11, "call out of order (e.g. edge without processing start)")       \
+    XX(RESTRICT, -12, "the algorithm cannot serve this call and PAPCOLL_FALLBACK=error") \
+    XX(AGREE, -13, "ranks hold different plans (PAPCOLL_CHECK=1 agreement check)") \
+    XX(POLICY, -14, "unknown or malformed algorithm policy")
 
 /** Error codes, see PAPCOLL_ERRNO_MAP. */
 typedef enum {
@@ -71,22 +74,40 @@ const char *papcoll_strerror(int err);
 /** Name of an error code, e.g. "PAPCOLL_ERR_ALGO" (never NULL). */
 const char *papcoll_err_name(int err);
 
-/** Collective operations a call site can perform. */
+/** Collective operations a call site can perform (papcoll_ops.def). */
 typedef enum {
-    PAPCOLL_OP_GATHER = 0,
-    PAPCOLL_OP_SCATTER = 1,
+#define PAPCOLL_OP(NAME, name, dflt, env, ini, kind) PAPCOLL_OP_##NAME,
+#include "papcoll_ops.def"
+#undef PAPCOLL_OP
     PAPCOLL_OP_COUNT
 } papcoll_op_t;
 
-/** Name of an operation ("gather", "scatter"), or "?" when out of range. */
+/** Name of an operation ("gather", "reduce", ...), or "?" when out of range. */
 const char *papcoll_op_name(papcoll_op_t op);
 
-/** Algorithm capability flags (see algos.def). */
+/** The operation called name, or PAPCOLL_ERR_INVAL. */
+int papcoll_op_find(const char *name);
+
+/**
+ * Algorithm flags (algos.def).  Capabilities say how an algorithm works;
+ * restrictions say which calls it cannot serve.  A call that an algorithm
+ * cannot serve runs the algorithm's declared fallback instead (see
+ * PAPCOLL_FALLBACK in papcoll_init); every rank decides that from what all
+ * ranks share (operation, byte counts, commutativity, P), never from one
+ * rank's buffers or datatype layout.
+ */
 enum {
     PAPCOLL_F_NEEDS_PAT = 1u << 0,  /**< orders ranks by predicted arrival */
-    PAPCOLL_F_AGREE = 1u << 1,      /**< all ranks must share the plan */
-    PAPCOLL_F_BACKGROUND = 1u << 2, /**< runs partly in the monitor thread */
-    PAPCOLL_F_BASELINE = 1u << 3    /**< the MPI library's own collective */
+    PAPCOLL_F_AGREE = 1u << 1,      /**< all ranks must share the plan (tree shape, schedule) */
+    PAPCOLL_F_BACKGROUND = 1u << 2, /**< runs partly in the monitor thread (needs MPI_THREAD_MULTIPLE) */
+    PAPCOLL_F_BASELINE = 1u << 3,   /**< the MPI library's own collective */
+    PAPCOLL_F_SEGMENTED = 1u << 4,  /**< splits the vector into segments (pipelining) */
+    /* Restrictions and ordering. */
+    PAPCOLL_F_COMMUTATIVE_ONLY = 1u << 8, /**< reduction: combines operands out of rank order */
+    PAPCOLL_F_ORDERED = 1u << 9,          /**< reduction: keeps rank order (non-commutative ops) */
+    PAPCOLL_F_CONTIG_ONLY = 1u << 10,     /**< moves bytes: non-contiguous buffers are packed locally */
+    PAPCOLL_F_BUILTIN_OP_ONLY = 1u << 11, /**< reduction: predefined MPI_Op only */
+    PAPCOLL_F_POW2 = 1u << 12             /**< power-of-two process counts only */
 };
 
 /** Number of algorithms of an operation. */
@@ -126,6 +147,22 @@ typedef struct {
     int clock_resync;
 } papcoll_options_t;
 
+/*
+ * Environment variables read by papcoll_init (an INI key of the same role in
+ * the [papcoll] section of the configuration file comes after them):
+ *   PAPCOLL_<OP>_ALGORITHM / <op>_algorithm   default policy of new sites
+ *   PAPCOLL_PREDICTOR / predictor             see papcoll_options_t
+ *   PAPCOLL_CLOCK_RESYNC / clock_resync       see papcoll_options_t
+ *   PAPCOLL_FALLBACK / fallback               warn (default), error, silent:
+ *       what happens when a call's algorithm cannot serve it (restriction,
+ *       no monitor thread): its declared fallback runs with one warning per
+ *       site, the call fails with PAPCOLL_ERR_RESTRICT on every rank, or the
+ *       fallback runs without a word
+ *   PAPCOLL_CHECK / check                     1: every call first verifies that
+ *       all ranks chose the same algorithm and plan (one extra allreduce per
+ *       call; PAPCOLL_ERR_AGREE otherwise).  For debugging and tests.
+ */
+
 /** A papcoll context: one per communicator. */
 typedef struct papcoll_ctx papcoll_ctx_t;
 
@@ -152,15 +189,22 @@ int papcoll_has_monitor(const papcoll_ctx_t *ctx);
 const char *papcoll_predictor(const papcoll_ctx_t *ctx);
 
 /**
+ * The context created by papcoll_init on comm (found in O(1) through an
+ * attribute of comm), or NULL.  For interposers that see only communicators.
+ */
+papcoll_ctx_t *papcoll_ctx_from_comm(MPI_Comm comm);
+
+/**
  * Creates a call site (collective over the context's communicator: every
- * rank creates its sites in the same order).  algo is an algorithm name or
- * NULL; when NULL the choice is $PAPCOLL_GATHER_ALGORITHM /
- * $PAPCOLL_SCATTER_ALGORITHM, then the config file key gather_algorithm /
- * scatter_algorithm, then the default (bsls / bsln).  An unknown name returns
- * PAPCOLL_ERR_ALGO.
+ * rank creates its sites in the same order).  policy chooses the algorithm of
+ * every call: "NAME" or "fixed:NAME" (always that algorithm, or its declared
+ * fallback when it cannot serve a call), or NULL for the default of the op:
+ * $PAPCOLL_<OP>_ALGORITHM, then the config file key <op>_algorithm, then the
+ * op's default (papcoll_ops.def).  An unknown algorithm returns
+ * PAPCOLL_ERR_ALGO, an unknown policy PAPCOLL_ERR_POLICY.
  */
 int papcoll_site_create(papcoll_ctx_t *ctx, const char *name, papcoll_op_t op,
-                        const char *algo, papcoll_site_t **site);
+                        const char *policy, papcoll_site_t **site);
 
 /**
  * Binds the receive buffer the site's future calls will use (gather: the
@@ -179,14 +223,19 @@ int papcoll_site_bind_recv(papcoll_site_t *site, void *recvbuf, int recvcount,
 /** Frees a site (collective); sets *site to NULL. */
 int papcoll_site_free(papcoll_site_t **site);
 
-/** Name of the algorithm the site runs (after any degradation). */
+/** Name of the algorithm the site's next call runs when its arguments are
+ *  like the previous call's (the policy's choice after any fallback). */
 const char *papcoll_site_algo(const papcoll_site_t *site);
 
 /** Index of that algorithm within its operation. */
 int papcoll_site_algo_index(const papcoll_site_t *site);
 
-/** Changes the site's algorithm (collective: same name on all ranks). */
-int papcoll_site_set_algo(papcoll_site_t *site, const char *algo);
+/** The site's policy as text, e.g. "fixed:bsls". */
+const char *papcoll_site_policy(const papcoll_site_t *site);
+
+/** Changes the site's policy (collective: the same text on all ranks;
+ *  between calls, not between an edge and its call). */
+int papcoll_site_set_algo(papcoll_site_t *site, const char *policy);
 
 /**
  * PAT monitor API (Proficz 2020, Sect. 3): the computation that precedes
@@ -203,12 +252,23 @@ int papcoll_edge(papcoll_site_t *site, double fraction);
 /** See papcoll_processing_start(). */
 int papcoll_processing_end(papcoll_site_t *site);
 
-/**
- * MPI_Gather with the site's algorithm; same arguments and semantics,
- * including MPI_IN_PLACE as sendbuf at the root.  Results are
- * byte-identical to MPI_Gather.  Non-"mpi" algorithms need contiguous
- * datatypes (all predefined ones are).
+/*
+ * The collectives.  Each has the arguments and semantics of its MPI
+ * counterpart (MPI_IN_PLACE included), runs the algorithm the site's policy
+ * chooses for the call, and returns 0 or a negative PAPCOLL_ERR_*.  Any
+ * datatype MPI allows works, including derived ones and different type maps
+ * of the same type signature on different ranks: algorithms move packed
+ * bytes, non-contiguous buffers are packed and unpacked locally.
+ *   gather, scatter, bcast: results byte-identical to MPI's.
+ *   reduce, allreduce: identical for integer types, and for floating types
+ *     reproducible run to run for a given algorithm and plan; a derived type
+ *     of one basic type is reduced as that type after packing, other types
+ *     (user operations on them, MINLOC pairs) on their unpacked layout.
+ *     Non-commutative operations (MPI_Op_create with commute = 0) are served
+ *     by ORDERED algorithms only; others fall back.
  */
+
+/** MPI_Gather with the site's algorithm (MPI_IN_PLACE as sendbuf at the root). */
 int papcoll_gather(papcoll_site_t *site, const void *sendbuf, int sendcount,
                    MPI_Datatype sendtype, void *recvbuf, int recvcount,
                    MPI_Datatype recvtype, int root);
@@ -218,14 +278,25 @@ int papcoll_scatter(papcoll_site_t *site, const void *sendbuf, int sendcount,
                     MPI_Datatype sendtype, void *recvbuf, int recvcount,
                     MPI_Datatype recvtype, int root);
 
+/** MPI_Bcast with the site's algorithm. */
+int papcoll_bcast(papcoll_site_t *site, void *buffer, int count, MPI_Datatype datatype, int root);
+
+/** MPI_Reduce with the site's algorithm (MPI_IN_PLACE as sendbuf at the root). */
+int papcoll_reduce(papcoll_site_t *site, const void *sendbuf, void *recvbuf, int count,
+                   MPI_Datatype datatype, MPI_Op op, int root);
+
+/** MPI_Allreduce with the site's algorithm (MPI_IN_PLACE as sendbuf everywhere). */
+int papcoll_allreduce(papcoll_site_t *site, const void *sendbuf, void *recvbuf, int count,
+                      MPI_Datatype datatype, MPI_Op op);
+
 /**
- * Low-level entry with an explicit PAT vector (tests and benchmarks inject
+ * Low-level entries with an explicit PAT vector (tests and benchmarks inject
  * exact, stale or adversarial predictions).  pat[i] is the predicted arrival
  * of rank i (any time base; only the order matters) and must hold the same
  * values on every rank for algorithms with PAPCOLL_F_AGREE.  pat == NULL
  * means "no prediction" (rank order).  Background algorithms run their
  * background part in the monitor thread from the moment of this call.
- * Does not use or update the site's predictor.
+ * They do not use or update the site's predictor.
  */
 int papcoll_gather_pat(papcoll_site_t *site, const double *pat, const void *sendbuf,
                        int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -235,6 +306,18 @@ int papcoll_gather_pat(papcoll_site_t *site, const double *pat, const void *send
 int papcoll_scatter_pat(papcoll_site_t *site, const double *pat, const void *sendbuf,
                         int sendcount, MPI_Datatype sendtype, void *recvbuf,
                         int recvcount, MPI_Datatype recvtype, int root);
+
+/** Bcast counterpart of papcoll_gather_pat(). */
+int papcoll_bcast_pat(papcoll_site_t *site, const double *pat, void *buffer, int count,
+                      MPI_Datatype datatype, int root);
+
+/** Reduce counterpart of papcoll_gather_pat(). */
+int papcoll_reduce_pat(papcoll_site_t *site, const double *pat, const void *sendbuf,
+                       void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root);
+
+/** Allreduce counterpart of papcoll_gather_pat(). */
+int papcoll_allreduce_pat(papcoll_site_t *site, const double *pat, const void *sendbuf,
+                          void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op);
 
 /**
  * The global clock: every rank's CLOCK_MONOTONIC moved onto rank 0's time
@@ -271,10 +354,14 @@ int papcoll_site_last_timing(const papcoll_site_t *site, papcoll_timing_t *t);
 /*
  * Record sink: how per-call records leave the library (DESIGN.md: papcoll
  * never includes hdf5.h; trace/ implements a sink).  Each rank timestamps its
- * own part of every call; the parts travel to rank 0 piggy-backed on the
- * monitor's next exchange of the site (no extra synchronisation per call),
- * the last ones at papcoll_site_free.  The sink is called on rank 0 only.
+ * own part of every call; every PAPCOLL_RECORD_BATCH calls of a site the
+ * site's monitor thread gathers the batch to rank 0 (no synchronisation of
+ * the application), the rest arrive at papcoll_site_free or when the sink
+ * is removed.  The sink is called on rank 0 only.
  */
+
+/** Calls per record shipment: records reach the sink at most this many calls late. */
+#define PAPCOLL_RECORD_BATCH 16
 
 /** One rank's part of one collective call: global clock seconds, NaN = not called. */
 typedef struct {
@@ -293,9 +380,11 @@ typedef struct {
     papcoll_op_t op;
     int iter;             /**< call index of the site, from 0 */
     int algo;             /**< algorithm index: papcoll_algo_name(op, algo) */
-    int root;
-    long long bytes;      /**< one rank's block in bytes */
-    int count;            /**< one rank's block in elements of datatype, on rank 0's side */
+    const char *reason;   /**< why the call ran algo, when it is not the algorithm of the
+                               site's previous call (first call included); else NULL */
+    int root;             /**< root (-1: allreduce) */
+    long long bytes;      /**< packed bytes of one rank's block (gather, scatter) or of the vector */
+    int count;            /**< the same in elements of datatype, on rank 0's side */
     const char *datatype; /**< MPI name of rank 0's datatype at the site's first traced call */
     double plan_time;     /**< seconds rank 0 spent predicting and planning (NaN: no plan) */
     int nranks;

@@ -1,26 +1,34 @@
 /*
- * Algorithm tables, all generated from algos.def.
+ * Algorithm tables, all generated from algos.def, and the restriction
+ * check.  The public listing functions (papcoll_algo_*) are here too.
  */
 #include <string.h>
 
-#include "papcoll_internal.h"
+#include "algo.h"
 
 typedef struct {
     papcoll_op_t op;
     const char *name;
     unsigned flags;
     const char *fallback;
+    papcoll__planner_fn planner;
     papcoll__bg_fn bg;
     const char *summary;
     papcoll__algo_fn fn;
 } algo_entry_t;
 
-#define PAPCOLL_OP_gather PAPCOLL_OP_GATHER
-#define PAPCOLL_OP_scatter PAPCOLL_OP_SCATTER
+static const char *const op_names[] = {
+#define PAPCOLL_OP(NAME, name, dflt, env, ini, kind) #name,
+#include "papcoll_ops.def"
+#undef PAPCOLL_OP
+};
 
+#define PAPCOLL__BG_NONE(op, name) NULL
+#define PAPCOLL__BG_BG(op, name) papcoll__##op##_##name##_bg
 static const algo_entry_t algos[] = {
-#define PAPCOLL_ALGO(op, name, flags, fallback, bg, summary) \
-    {PAPCOLL_OP_##op, #name, (flags), #fallback, bg, summary, papcoll_##op##_##name},
+#define PAPCOLL_ALGO(op, name, flags, fallback, planner, bg, summary)                                \
+    {(papcoll_op_t)PAPCOLL__OPID_##op, #name, (flags), #fallback, papcoll__plan_##planner, PAPCOLL__BG_##bg(op, name), \
+     summary, papcoll_##op##_##name},
 #include "algos.def"
 #undef PAPCOLL_ALGO
 };
@@ -40,11 +48,17 @@ static const algo_entry_t *entry(papcoll_op_t op, int i)
 
 const char *papcoll_op_name(papcoll_op_t op)
 {
-    switch (op) {
-    case PAPCOLL_OP_GATHER: return "gather";
-    case PAPCOLL_OP_SCATTER: return "scatter";
-    default: return "?";
-    }
+    return (op >= 0 && op < PAPCOLL_OP_COUNT) ? op_names[op] : "?";
+}
+
+int papcoll_op_find(const char *name)
+{
+    int op;
+
+    for (op = 0; name != NULL && op < PAPCOLL_OP_COUNT; op++)
+        if (strcmp(op_names[op], name) == 0)
+            return op;
+    return PAPCOLL_ERR_INVAL;
 }
 
 int papcoll_algo_count(papcoll_op_t op)
@@ -113,8 +127,43 @@ papcoll__bg_fn papcoll__algo_bg_of(papcoll_op_t op, int i)
     return e ? e->bg : NULL;
 }
 
-int papcoll__algo_foreground_of(papcoll_op_t op, int i)
+papcoll__planner_fn papcoll__algo_planner_of(papcoll_op_t op, int i)
+{
+    const algo_entry_t *e = entry(op, i);
+    return e ? e->planner : NULL;
+}
+
+int papcoll__algo_fallback_of(papcoll_op_t op, int i)
 {
     const algo_entry_t *e = entry(op, i);
     return e ? papcoll_algo_find(op, e->fallback) : PAPCOLL_ERR_ALGO;
+}
+
+papcoll__why_t papcoll__algo_check(papcoll_op_t op, int i, const papcoll__sig_t *sig, int P,
+                                   int has_monitor)
+{
+    unsigned f = papcoll_algo_flags(op, i);
+
+    if ((f & PAPCOLL_F_BACKGROUND) && !has_monitor)
+        return PAPCOLL__WHY_NO_MONITOR;
+    if ((f & PAPCOLL_F_POW2) && (P & (P - 1)) != 0)
+        return PAPCOLL__WHY_NOT_POW2;
+    if (sig == NULL)
+        return PAPCOLL__WHY_OK; /* not known yet: checked again at the call */
+    if ((f & PAPCOLL_F_COMMUTATIVE_ONLY) && !sig->commutative)
+        return PAPCOLL__WHY_NONCOMMUTATIVE;
+    if ((f & PAPCOLL_F_BUILTIN_OP_ONLY) && !sig->builtin)
+        return PAPCOLL__WHY_USER_OP;
+    return PAPCOLL__WHY_OK;
+}
+
+const char *papcoll__why_text(papcoll__why_t why)
+{
+    switch (why) {
+    case PAPCOLL__WHY_NO_MONITOR: return "needs the monitor thread (MPI_THREAD_MULTIPLE)";
+    case PAPCOLL__WHY_NONCOMMUTATIVE: return "needs a commutative operation";
+    case PAPCOLL__WHY_USER_OP: return "needs a predefined operation";
+    case PAPCOLL__WHY_NOT_POW2: return "needs a power-of-two process count";
+    default: return "serves the call";
+    }
 }

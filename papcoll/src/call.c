@@ -1,201 +1,251 @@
 /*
- * Collective entry points: argument checks, MPI_IN_PLACE resolution, plan
- * and background hand-off, timing.
+ * The collective entry points: resolve the arguments (papcoll_ops.def),
+ * decide the algorithm and its plan, execute, record.
+ *
+ *   resolve     the op's resolver: the call's signature, local checks
+ *   decide      the selection for this call's signature; the plan from the
+ *               monitor's job (waited for when the algorithm needs a
+ *               prediction or has a background part), rebuilt here when the
+ *               job assumed another signature; a background part started
+ *               for another algorithm or root is drained first
+ *   check       PAPCOLL_CHECK: all ranks hold the same decision
+ *   execute     pack (CONTIG_ONLY), the algorithm, unpack
+ *   finish      timing, record, state for the next call (always, also
+ *               after a failure, so the site stays usable)
+ *
+ * Every decision depends only on what all ranks share (policy, signature,
+ * exchanged data, whether a background part was started: the same on all
+ * ranks by construction, see papcoll_edge in site.c), so all ranks run the
+ * same algorithm with the same plan.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "papcoll_internal.h"
+#include "algo.h"
+#include "clock.h"
+#include "monitor.h"
 
-/* Bytes of count elements of a contiguous datatype, or a negative error. */
-int papcoll__type_bytes(papcoll_ctx_t *ctx, MPI_Datatype type, int count, size_t *bytes)
+/* Algorithms that need the monitor's plan job before they can run. */
+static int needs_job(papcoll_op_t op, int algo)
 {
-    MPI_Aint lb, extent, tlb, textent;
-    int size;
-
-    if (count < 0 || type == MPI_DATATYPE_NULL)
-        return PAPCOLL_ERR_INVAL;
-    if (MPI_Type_size(type, &size) != MPI_SUCCESS ||
-        MPI_Type_get_extent(type, &lb, &extent) != MPI_SUCCESS ||
-        MPI_Type_get_true_extent(type, &tlb, &textent) != MPI_SUCCESS)
-        return PAPCOLL_ERR_INVAL;
-    if (tlb != 0 || extent != size || textent != size) {
-        if (!ctx->warned_datatype++)
-            papcoll__warn(ctx, "non-contiguous datatype: use the 'mpi' algorithm");
-        return PAPCOLL_ERR_DATATYPE;
-    }
-    *bytes = (size_t)count * (size_t)size;
-    return PAPCOLL_OK;
+    return (papcoll_algo_flags(op, algo) & (PAPCOLL_F_NEEDS_PAT | PAPCOLL_F_BACKGROUND)) != 0;
 }
 
-static int gather_args(papcoll__args_t *a)
-{
-    papcoll_ctx_t *ctx = a->site->ctx;
-    size_t own;
-    int rc;
+/* The decision of one call. */
+typedef struct {
+    papcoll__selection_t sel; /* for this call's signature */
+    int algo;                 /* what runs (sel.algo, or its foreground after a drain) */
+    const char *reason;       /* why, when not sel's */
+    char drained[2 * PAPCOLL__REASON_MAX];
+} decision_t;
 
-    if (a->rank != a->root || a->u_sbuf != MPI_IN_PLACE)
-        a->sbuf = a->u_sbuf;
-    if (a->rank != a->root)
-        return papcoll__type_bytes(ctx, a->u_stype, a->u_scount, &a->bytes);
-    a->rbuf = a->u_rbuf;
-    if ((rc = papcoll__type_bytes(ctx, a->u_rtype, a->u_rcount, &a->bytes)) != PAPCOLL_OK)
-        return rc;
-    if (a->sbuf != NULL) {
-        if ((rc = papcoll__type_bytes(ctx, a->u_stype, a->u_scount, &own)) != PAPCOLL_OK)
-            return rc;
-        if (own != a->bytes)
-            return PAPCOLL_ERR_TRUNCATE;
-    }
-    return PAPCOLL_OK;
+/* Rebuilds the plan in this thread for algo at the call's root and size.
+ * Only an algorithm that needs the prediction reads it: then this call
+ * waited for its exchange, which otherwise may still be running. */
+static int replan(papcoll_site_t *site, const papcoll__args_t *a, int algo)
+{
+    int pat = (papcoll_algo_flags(site->op, algo) & PAPCOLL_F_NEEDS_PAT) != 0;
+    const double *pred = pat && site->pred_ok ? site->pred : NULL;
+
+    return papcoll__plan_build(&site->plan, site->ctx, site->op, algo, a->root, a->bytes, pred, site->calls,
+                               papcoll__mono());
 }
 
-static int scatter_args(papcoll__args_t *a)
+/* Explicit PAT: plan here, or in the monitor together with the background part. */
+static int decide_pat(papcoll_site_t *site, const papcoll__args_t *a, const double *pat, decision_t *d)
 {
-    papcoll_ctx_t *ctx = a->site->ctx;
-    size_t own;
-    int rc;
-
-    if (a->rank != a->root || a->u_rbuf != MPI_IN_PLACE)
-        a->rbuf = a->u_rbuf;
-    if (a->rank != a->root)
-        return papcoll__type_bytes(ctx, a->u_rtype, a->u_rcount, &a->bytes);
-    a->sbuf = a->u_sbuf;
-    if ((rc = papcoll__type_bytes(ctx, a->u_stype, a->u_scount, &a->bytes)) != PAPCOLL_OK)
-        return rc;
-    if (a->rbuf != NULL) {
-        if ((rc = papcoll__type_bytes(ctx, a->u_rtype, a->u_rcount, &own)) != PAPCOLL_OK)
-            return rc;
-        if (own != a->bytes)
-            return PAPCOLL_ERR_TRUNCATE;
-    }
-    return PAPCOLL_OK;
-}
-
-int papcoll_site_bind_recv(papcoll_site_t *site, void *recvbuf, int recvcount, MPI_Datatype recvtype)
-{
-    size_t bytes = 0;
-    int rc;
-
-    if (site == NULL)
-        return PAPCOLL_ERR_INVAL;
-    if (site->requested != site->calls || site->bg_started)
-        return PAPCOLL_ERR_STATE; /* a background part may be using the old binding */
-    papcoll__wait_idle(site);
-    if (recvbuf != NULL && (rc = papcoll__type_bytes(site->ctx, recvtype, recvcount, &bytes)) != PAPCOLL_OK)
-        return rc;
-    site->bound = recvbuf;
-    site->bound_bytes = bytes;
-    return PAPCOLL_OK;
-}
-
-/* Explicit PAT vector: plan in this thread, or in the monitor together
- * with the background part. */
-static int prepare_pat(papcoll_site_t *site, const double *pat, int root)
-{
+    papcoll__planreq_t req = {NAN, 0, pat, &a->sig, 1, 1};
     int rc;
 
     if (site->requested != site->calls)
         return PAPCOLL_ERR_STATE; /* an edge already queued this call's exchange */
-    if (site->flags & PAPCOLL_F_BACKGROUND) {
-        site->bg_started = 1;
-        site->bg_root = root;
-        rc = papcoll__request_bg(site, 1, pat, root);
-        return rc == PAPCOLL_OK ? papcoll__wait_plan(site) : rc; /* the monitor builds it */
-    }
-    papcoll__plan_from_pat(site, pat);
-    return PAPCOLL_OK;
-}
-
-/* Monitor path: make sure this call's exchange (and background part) is
- * queued, then wait for the plan if the algorithm needs one. */
-static int prepare_monitor(papcoll_site_t *site, int root)
-{
-    int bg = (site->flags & PAPCOLL_F_BACKGROUND) != 0, rc = PAPCOLL_OK;
-
-    if (site->requested == site->calls) {
-        /* the same rule as the edge's, so ranks that missed it agree */
-        site->bg_root = site->last_root >= 0 ? site->last_root : root;
-        site->bg_started = bg;
-        rc = papcoll__request_exchange(site, NAN, bg ? site->bg_root : -1);
-    } else if (bg && !site->bg_started) {
-        rc = papcoll__request_bg(site, 0, NULL, root);
-        site->bg_started = 1;
-        site->bg_root = root;
-    }
-    if (rc == PAPCOLL_OK && (site->flags & PAPCOLL_F_NEEDS_PAT))
-        rc = papcoll__wait_plan(site);
+    if (!site->has_thread || !(papcoll_algo_flags(site->op, d->sel.algo) & PAPCOLL_F_BACKGROUND))
+        return papcoll__plan_inline(site, &req);
+    papcoll__request_plan(site, &req);
+    rc = papcoll__wait_plan(site);
+    site->bg_started = site->mon_bg == site->calls;
+    site->bg_algo = site->sel.algo;
+    site->bg_root = site->plan.root;
     return rc;
 }
 
-static int prepare(papcoll_site_t *site, int use_pat, const double *pat, int root)
+/* Monitor path: the plan job of this call (queued at the edge, or now with
+ * the edge's rule: the previous call's signature), its plan when needed. */
+static int decide_monitor(papcoll_site_t *site, const papcoll__args_t *a, decision_t *d)
 {
-    if (use_pat)
-        return prepare_pat(site, pat, root);
-    if (site->ctx->has_monitor)
-        return prepare_monitor(site, root);
-    if (site->flags & PAPCOLL_F_NEEDS_PAT) {
-        site->requested++;
-        return papcoll__exchange_inline(site, site->est);
+    papcoll__selection_t s;
+    const papcoll__sig_t *sig = site->last_sig.root != -2 ? &site->last_sig : &a->sig;
+    papcoll__planreq_t req = {NAN, 1, NULL, sig, 0, 1};
+    int rc = PAPCOLL_OK, planned;
+
+    if (site->requested == site->calls) {
+        papcoll__select(&site->policy, site->op, sig, a->size, 1, &s);
+        req.plan = needs_job(site->op, s.algo);
+        papcoll__request_plan(site, &req);
+        site->job_plans = req.plan;
     }
-    return PAPCOLL_OK;
+    planned = site->job_plans;
+    if (planned || needs_job(site->op, d->sel.algo))
+        rc = papcoll__wait_plan(site);
+    if (planned) {
+        site->bg_started = site->mon_bg == site->calls;
+        site->bg_algo = site->sel.algo;
+        site->bg_root = site->plan.root;
+    }
+    return rc;
 }
 
-/*
- * The background part queued at the edge serves the previous call's root.
- * When the root changed, every rank sees it (root and bg_root are the same
- * on all ranks): the started collective is completed for the old root with
- * scratch data, and this call runs as the foreground counterpart.
- */
-static int drain_old_root(papcoll_site_t *site, const papcoll__args_t *a, int *algo)
+/* Completes a background part started for another algorithm or root with
+ * scratch data (every rank sees the same mismatch), so that the call can
+ * run the foreground of its own selection. */
+static int drain(papcoll_site_t *site, const papcoll__args_t *a, decision_t *d)
 {
-    papcoll__args_t d = *a;
-    size_t all = (size_t)a->size * a->bytes;
-    char *scratch = calloc(all + a->bytes + 1, 1);
-    int rc;
+    papcoll__args_t x = *a;
+    size_t n = site->op == PAPCOLL_OP_GATHER || site->op == PAPCOLL_OP_SCATTER ? (size_t)a->size : 1;
+    char *scratch = calloc((n + 1) * a->bytes + 1, 1);
+    int rc, rc2;
 
     if (scratch == NULL)
         return PAPCOLL_ERR_NOMEM;
-    d.root = site->bg_root; /* P blocks in [0, all), one block after them */
-    d.sbuf = site->op == PAPCOLL_OP_GATHER ? scratch + all : scratch;
-    d.rbuf = site->op == PAPCOLL_OP_GATHER ? scratch : scratch + all;
-    rc = papcoll__algo_fn_of(site->op, site->algo)(&d);
+    x.root = site->bg_root;
+    x.sbuf = scratch + (site->op == PAPCOLL_OP_GATHER ? n * a->bytes : 0);
+    x.rbuf = scratch + (site->op == PAPCOLL_OP_GATHER ? 0 : n * a->bytes);
+    x.plan = &site->plan;
+    rc = papcoll__algo_fn_of(site->op, site->bg_algo)(&x);
+    rc2 = papcoll__wait_bg(site); /* a root's foreground may not wait for its own part */
     free(scratch);
-    *algo = papcoll__algo_foreground_of(site->op, site->algo);
+    snprintf(d->drained, sizeof(d->drained), "%s; the background part had started for %s at root %d",
+             d->sel.reason, papcoll_algo_name(site->op, site->bg_algo), site->bg_root);
+    d->reason = d->drained;
+    return rc ? rc : rc2;
+}
+
+/* Settles algorithm and plan after the job: drain a background part that
+ * serves something else, rebuild a plan made for another signature, start
+ * the background part the selection needs. */
+static int settle(papcoll_site_t *site, const papcoll__args_t *a, decision_t *d)
+{
+    int rc = PAPCOLL_OK, fg;
+
+    d->algo = d->sel.algo;
+    if (site->bg_started && (site->bg_algo != d->algo || site->bg_root != a->root)) {
+        rc = drain(site, a, d);
+        site->bg_started = 0;
+        fg = papcoll__algo_fallback_of(site->op, d->algo);
+        if (papcoll_algo_flags(site->op, d->algo) & PAPCOLL_F_BACKGROUND)
+            d->algo = fg; /* its background part cannot run a second time */
+    }
+    if (site->bg_started)
+        return rc; /* the plan is in use by the background part and fits */
+    if (site->plan.algo != d->algo || site->plan.root != a->root || site->plan.bytes != a->bytes ||
+        site->plan.iter != site->calls)
+        rc = rc ? rc : replan(site, a, d->algo);
+    if (rc == PAPCOLL_OK && site->has_thread && (papcoll_algo_flags(site->op, d->algo) & PAPCOLL_F_BACKGROUND)) {
+        site->sel.algo = d->algo;
+        papcoll__request_bg(site);
+        site->bg_started = 1;
+        site->bg_algo = d->algo;
+        site->bg_root = a->root;
+    }
+    return rc;
+}
+
+/* PAPCOLL_CHECK: every rank holds the same decision, or all fail. */
+static int check_agreement(papcoll_site_t *site, const decision_t *d)
+{
+    uint64_t h = site->plan.hash ^ ((uint64_t)(unsigned)d->algo << 32) ^
+                 ((uint64_t)site->bg_started << 20) ^ (uint64_t)(unsigned)(site->bg_root + 1);
+    unsigned long long v[2] = {h, ~h}, m[2];
+    int rc;
+
+    if (site->ccomm == MPI_COMM_NULL)
+        return PAPCOLL_OK;
+    rc = PMPI_Allreduce(v, m, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, site->ccomm);
+    if (rc != MPI_SUCCESS)
+        return PAPCOLL__ERR(rc);
+    if (m[0] == ~m[1]) /* max h == min h: one value everywhere (every rank sees the same) */
+        return PAPCOLL_OK;
+    papcoll__warn(site->ctx, "site '%s', call %d: ranks disagree on the algorithm or plan", site->name,
+                  site->calls);
+    return PAPCOLL_ERR_AGREE;
+}
+
+static int decide(papcoll_site_t *site, const papcoll__args_t *a, int use_pat, const double *pat,
+                  decision_t *d)
+{
+    papcoll_ctx_t *ctx = site->ctx;
+    papcoll__planreq_t req = {site->est, 1, NULL, &a->sig, 1, 0};
+    int rc;
+
+    papcoll__select(&site->policy, site->op, &a->sig, a->size, ctx->has_monitor, &d->sel);
+    d->algo = d->sel.algo;
+    d->reason = d->sel.reason;
+    if (use_pat)
+        rc = decide_pat(site, a, pat, d);
+    else if (site->has_thread)
+        rc = decide_monitor(site, a, d);
+    else if (papcoll_algo_flags(site->op, d->sel.algo) & PAPCOLL_F_NEEDS_PAT)
+        rc = papcoll__plan_inline(site, &req); /* collective: every rank selected the same */
+    else
+        rc = PAPCOLL_OK;
+    if (rc == PAPCOLL_OK)
+        rc = settle(site, a, d);
+    if (rc == PAPCOLL_OK && d->sel.fell_back && ctx->fallback == PAPCOLL__FB_ERROR)
+        rc = PAPCOLL_ERR_RESTRICT;
+    if (rc == PAPCOLL_OK)
+        rc = check_agreement(site, d);
     return rc;
 }
 
 /* Every clock_every calls of the context's first site (the same call on
- * every rank) the clock is re-estimated, in the monitor when there is one.
- * Without memory for the job it runs here, once the monitor is idle. */
+ * every rank) the clock is re-estimated, in the monitor when there is one. */
 static void resync_clock(papcoll_site_t *site)
 {
     papcoll_ctx_t *ctx = site->ctx;
 
     if (site->id != 0 || ctx->clock_every <= 0 || site->calls % ctx->clock_every != 0)
         return;
-    if (site->has_thread && papcoll__request_clock(site) == PAPCOLL_OK)
-        return;
-    papcoll__wait_idle(site);
-    if (papcoll__clock_update(ctx) != PAPCOLL_OK)
-        papcoll__warn(ctx, "clock re-estimation failed");
+    if (site->has_thread)
+        papcoll__request_clock(site);
+    else
+        papcoll__resync(ctx);
 }
 
-static void finish(papcoll_site_t *site, const papcoll__args_t *a, int algo, double arrival)
+/* One warning per site when a call falls back (PAPCOLL_FALLBACK=warn). */
+static void warn_fallback(papcoll_site_t *site, const decision_t *d)
+{
+    if (d->algo == d->sel.algo && !d->sel.fell_back)
+        return;
+    if (site->warned || site->ctx->fallback != PAPCOLL__FB_WARN)
+        return;
+    site->warned = 1;
+    papcoll__warn(site->ctx, "site '%s': %s", site->name, d->reason);
+}
+
+static void finish(papcoll_site_t *site, const papcoll__args_t *a, const decision_t *d, double arrival)
 {
     double now = papcoll__now(site->ctx);
+    const char *why = d->algo != site->last_algo ? d->reason : NULL;
 
     site->timing.arrival = arrival;
     site->timing.exit = now;
-    site->timing.predicted = (a->plan && a->plan->has_pat) ? a->plan->pred[a->rank] : NAN;
-    site->timing.plan_iter = a->plan ? a->plan->iter : -1;
-    papcoll__record_call(site, a, algo, arrival, now);
+    site->timing.predicted = site->plan.has_pat ? site->plan.pred[a->rank] : NAN;
+    site->timing.plan_iter = site->plan.iter;
+    if (papcoll__record_call(site, a, d->algo, why, arrival, now)) {
+        if (site->has_thread)
+            papcoll__request_ship(site);
+        else
+            papcoll__record_ship(site, &site->batch);
+        site->batch.n = 0;
+    }
     site->r_cstart = site->r_edge = site->r_cend = NAN;
     site->last_arrival = arrival;
     site->last_exit = now;
-    site->last_root = a->root;
+    site->last_sig = a->sig;
+    site->last_algo = d->algo;
     site->bg_started = 0;
+    site->job_plans = 0;
     site->est = NAN;
     site->calls++;
     if (site->requested < site->calls)
@@ -203,11 +253,30 @@ static void finish(papcoll_site_t *site, const papcoll__args_t *a, int algo, dou
     resync_clock(site);
 }
 
-static int run(papcoll_site_t *site, papcoll_op_t op, int use_pat, const double *pat,
-               papcoll__args_t *a)
+static int execute(papcoll_site_t *site, papcoll__args_t *a, const decision_t *d)
 {
+    int contig = (papcoll_algo_flags(site->op, d->algo) & PAPCOLL_F_CONTIG_ONLY) != 0;
+    int rc = papcoll__args_prepare(a, contig), rc2;
+
+    a->plan = &site->plan;
+    if (rc == PAPCOLL_OK)
+        rc = papcoll__algo_fn_of(site->op, d->algo)(a);
+    if (site->bg_started && (rc2 = papcoll__wait_bg(site)) != PAPCOLL_OK && rc == PAPCOLL_OK)
+        rc = rc2; /* the plan stays the background part's until it is done */
+    rc2 = papcoll__args_finish(a, rc == PAPCOLL_OK);
+    return rc ? rc : rc2;
+}
+
+static int run(papcoll_site_t *site, papcoll_op_t op, int use_pat, const double *pat, papcoll__args_t *a)
+{
+    static int (*const resolve[])(papcoll__args_t *) = {
+#define PAPCOLL_OP(NAME, name, dflt, env, ini, kind) papcoll__resolve_##name,
+#include "papcoll_ops.def"
+#undef PAPCOLL_OP
+    };
+    decision_t d;
     double arrival;
-    int rc, algo;
+    int rc;
 
     if (site == NULL)
         return PAPCOLL_ERR_INVAL;
@@ -215,57 +284,96 @@ static int run(papcoll_site_t *site, papcoll_op_t op, int use_pat, const double 
     if (site->op != op)
         return PAPCOLL_ERR_OP;
     a->site = site;
+    a->op = op;
     a->comm = site->comm;
     a->rank = site->ctx->rank;
     a->size = site->ctx->size;
-    if (a->root < 0 || a->root >= a->size)
+    a->sig.root = a->root;
+    if (op == PAPCOLL_OP_ALLREDUCE ? a->root != -1 : (a->root < 0 || a->root >= a->size))
         return PAPCOLL_ERR_INVAL;
-    rc = op == PAPCOLL_OP_GATHER ? gather_args(a) : scatter_args(a);
-    if (rc == PAPCOLL_ERR_DATATYPE && (site->flags & PAPCOLL_F_BASELINE))
-        rc = PAPCOLL_OK; /* MPI's own collective takes any datatype */
-    if (rc != PAPCOLL_OK)
-        return rc;
-    if ((rc = prepare(site, use_pat, pat, a->root)) != PAPCOLL_OK)
-        return rc;
-    if (site->flags & (PAPCOLL_F_NEEDS_PAT | PAPCOLL_F_BACKGROUND))
-        a->plan = &site->plan;
-    algo = site->algo;
-    if (site->bg_started && site->bg_root != a->root)
-        rc = drain_old_root(site, a, &algo);
+    if ((rc = resolve[op](a)) != PAPCOLL_OK)
+        return rc; /* a local argument error, before any communication */
+    memset(&d, 0, sizeof(d));
+    rc = decide(site, a, use_pat, pat, &d);
+    if (rc == PAPCOLL_ERR_STATE && use_pat)
+        return rc; /* nothing was started: the call did not happen */
     if (rc == PAPCOLL_OK)
-        rc = papcoll__algo_fn_of(op, algo)(a);
-    finish(site, a, algo, arrival);
+        rc = execute(site, a, &d);
+    warn_fallback(site, &d);
+    finish(site, a, &d, arrival);
     return rc;
 }
 
-#define PAPCOLL__ARGS(sb, sc, st, rb, rc_, rt, r)                                     \
-    {.u_sbuf = (sb), .u_scount = (sc), .u_stype = (st), .u_rbuf = (rb), .u_rcount = (rc_), \
-     .u_rtype = (rt), .root = (r)}
+/* The user's arguments into a record; MPI_OP_NULL for the non-reductions. */
+#define PAPCOLL__ARGS(sb, sc, st, rb, rc_, rt, r, o)                                                         \
+    {.u_sbuf = (sb), .u_scount = (sc), .u_stype = (st), .u_rbuf = (rb), .u_rcount = (rc_), .u_rtype = (rt), \
+     .root = (r), .sig.mop = (o)}
 
-int papcoll_gather(papcoll_site_t *site, const void *sbuf, int scount, MPI_Datatype stype,
-                   void *rbuf, int rcount, MPI_Datatype rtype, int root)
+int papcoll_gather(papcoll_site_t *site, const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                   int rcount, MPI_Datatype rtype, int root)
 {
-    papcoll__args_t a = PAPCOLL__ARGS(sbuf, scount, stype, rbuf, rcount, rtype, root);
+    papcoll__args_t a = PAPCOLL__ARGS(sbuf, scount, stype, rbuf, rcount, rtype, root, MPI_OP_NULL);
     return run(site, PAPCOLL_OP_GATHER, 0, NULL, &a);
 }
 
-int papcoll_scatter(papcoll_site_t *site, const void *sbuf, int scount, MPI_Datatype stype,
-                    void *rbuf, int rcount, MPI_Datatype rtype, int root)
+int papcoll_scatter(papcoll_site_t *site, const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                    int rcount, MPI_Datatype rtype, int root)
 {
-    papcoll__args_t a = PAPCOLL__ARGS(sbuf, scount, stype, rbuf, rcount, rtype, root);
+    papcoll__args_t a = PAPCOLL__ARGS(sbuf, scount, stype, rbuf, rcount, rtype, root, MPI_OP_NULL);
     return run(site, PAPCOLL_OP_SCATTER, 0, NULL, &a);
+}
+
+int papcoll_bcast(papcoll_site_t *site, void *buf, int count, MPI_Datatype type, int root)
+{
+    papcoll__args_t a = PAPCOLL__ARGS(buf, count, type, buf, count, type, root, MPI_OP_NULL);
+    return run(site, PAPCOLL_OP_BCAST, 0, NULL, &a);
+}
+
+int papcoll_reduce(papcoll_site_t *site, const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+                   int root)
+{
+    papcoll__args_t a = PAPCOLL__ARGS(sbuf, count, type, rbuf, count, type, root, op);
+    return run(site, PAPCOLL_OP_REDUCE, 0, NULL, &a);
+}
+
+int papcoll_allreduce(papcoll_site_t *site, const void *sbuf, void *rbuf, int count, MPI_Datatype type,
+                      MPI_Op op)
+{
+    papcoll__args_t a = PAPCOLL__ARGS(sbuf, count, type, rbuf, count, type, -1, op);
+    return run(site, PAPCOLL_OP_ALLREDUCE, 0, NULL, &a);
 }
 
 int papcoll_gather_pat(papcoll_site_t *site, const double *pat, const void *sbuf, int scount,
                        MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root)
 {
-    papcoll__args_t a = PAPCOLL__ARGS(sbuf, scount, stype, rbuf, rcount, rtype, root);
+    papcoll__args_t a = PAPCOLL__ARGS(sbuf, scount, stype, rbuf, rcount, rtype, root, MPI_OP_NULL);
     return run(site, PAPCOLL_OP_GATHER, 1, pat, &a);
 }
 
 int papcoll_scatter_pat(papcoll_site_t *site, const double *pat, const void *sbuf, int scount,
                         MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root)
 {
-    papcoll__args_t a = PAPCOLL__ARGS(sbuf, scount, stype, rbuf, rcount, rtype, root);
+    papcoll__args_t a = PAPCOLL__ARGS(sbuf, scount, stype, rbuf, rcount, rtype, root, MPI_OP_NULL);
     return run(site, PAPCOLL_OP_SCATTER, 1, pat, &a);
+}
+
+int papcoll_bcast_pat(papcoll_site_t *site, const double *pat, void *buf, int count, MPI_Datatype type,
+                      int root)
+{
+    papcoll__args_t a = PAPCOLL__ARGS(buf, count, type, buf, count, type, root, MPI_OP_NULL);
+    return run(site, PAPCOLL_OP_BCAST, 1, pat, &a);
+}
+
+int papcoll_reduce_pat(papcoll_site_t *site, const double *pat, const void *sbuf, void *rbuf, int count,
+                       MPI_Datatype type, MPI_Op op, int root)
+{
+    papcoll__args_t a = PAPCOLL__ARGS(sbuf, count, type, rbuf, count, type, root, op);
+    return run(site, PAPCOLL_OP_REDUCE, 1, pat, &a);
+}
+
+int papcoll_allreduce_pat(papcoll_site_t *site, const double *pat, const void *sbuf, void *rbuf, int count,
+                          MPI_Datatype type, MPI_Op op)
+{
+    papcoll__args_t a = PAPCOLL__ARGS(sbuf, count, type, rbuf, count, type, -1, op);
+    return run(site, PAPCOLL_OP_ALLREDUCE, 1, pat, &a);
 }

@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "papcoll_internal.h"
+#include "clock.h"
 
 #define PINGPONGS 32
 #define TAG 1
@@ -82,10 +82,10 @@ static int serve(const papcoll_ctx_t *ctx, MPI_Comm leaders, int n)
 
     for (i = 1; i < n && rc == MPI_SUCCESS; i++)
         for (k = 0; k < PINGPONGS && rc == MPI_SUCCESS; k++) {
-            rc = MPI_Recv(NULL, 0, MPI_BYTE, i, TAG, leaders, MPI_STATUS_IGNORE);
+            rc = PMPI_Recv(NULL, 0, MPI_BYTE, i, TAG, leaders, MPI_STATUS_IGNORE);
             t = raw(ctx);
             if (rc == MPI_SUCCESS)
-                rc = MPI_Send(&t, 1, MPI_DOUBLE, i, TAG, leaders);
+                rc = PMPI_Send(&t, 1, MPI_DOUBLE, i, TAG, leaders);
         }
     return rc;
 }
@@ -99,9 +99,9 @@ static int ping(const papcoll_ctx_t *ctx, MPI_Comm leaders, double *est)
 
     for (k = 0; k < PINGPONGS && rc == MPI_SUCCESS; k++) {
         t1 = raw(ctx);
-        rc = MPI_Send(NULL, 0, MPI_BYTE, 0, TAG, leaders);
+        rc = PMPI_Send(NULL, 0, MPI_BYTE, 0, TAG, leaders);
         if (rc == MPI_SUCCESS)
-            rc = MPI_Recv(&t0, 1, MPI_DOUBLE, 0, TAG, leaders, MPI_STATUS_IGNORE);
+            rc = PMPI_Recv(&t0, 1, MPI_DOUBLE, 0, TAG, leaders, MPI_STATUS_IGNORE);
         t2 = raw(ctx);
         if (t2 - t1 < best) {
             best = t2 - t1;
@@ -117,7 +117,7 @@ static int wtime_is_global(MPI_Comm comm)
 {
     int *value = NULL, flag = 0;
 
-    MPI_Comm_get_attr(comm, MPI_WTIME_IS_GLOBAL, &value, &flag);
+    PMPI_Comm_get_attr(comm, MPI_WTIME_IS_GLOBAL, &value, &flag);
     return flag && value != NULL && *value;
 }
 
@@ -145,15 +145,15 @@ static int estimate(papcoll_ctx_t *ctx, int first)
 
     est[2] = raw(ctx);
     if (ctx->leader_comm != MPI_COMM_NULL) {
-        MPI_Comm_size(ctx->leader_comm, &n);
+        PMPI_Comm_size(ctx->leader_comm, &n);
         rc = ctx->rank == 0 ? serve(ctx, ctx->leader_comm, n) : ping(ctx, ctx->leader_comm, est);
     }
     if (rc == MPI_SUCCESS)
-        rc = MPI_Bcast(est, 3, MPI_DOUBLE, 0, ctx->node_comm);
+        rc = PMPI_Bcast(est, 3, MPI_DOUBLE, 0, ctx->node_comm);
     v[0] = fabs(est[0]);
     v[1] = est[1];
     if (rc == MPI_SUCCESS)
-        rc = MPI_Allreduce(v, maxv, 2, MPI_DOUBLE, MPI_MAX, ctx->clock_comm);
+        rc = PMPI_Allreduce(v, maxv, 2, MPI_DOUBLE, MPI_MAX, ctx->clock_comm);
     if (rc == MPI_SUCCESS)
         publish(ctx, est, maxv, first);
     return PAPCOLL__ERR(rc);
@@ -174,17 +174,17 @@ static void read_skew(papcoll_ctx_t *ctx)
 /* Node and leader communicators, kept for re-estimation. */
 static int clock_comms(papcoll_ctx_t *ctx, int *local)
 {
-    int rc = MPI_Comm_dup(ctx->data_comm, &ctx->clock_comm);
+    int rc = PMPI_Comm_dup(ctx->data_comm, &ctx->clock_comm);
 
     if (rc == MPI_SUCCESS && ctx->skewed) /* every rank its own node */
-        rc = MPI_Comm_split(ctx->clock_comm, ctx->rank, 0, &ctx->node_comm);
+        rc = PMPI_Comm_split(ctx->clock_comm, ctx->rank, 0, &ctx->node_comm);
     else if (rc == MPI_SUCCESS)
-        rc = MPI_Comm_split_type(ctx->clock_comm, MPI_COMM_TYPE_SHARED, ctx->rank, MPI_INFO_NULL,
+        rc = PMPI_Comm_split_type(ctx->clock_comm, MPI_COMM_TYPE_SHARED, ctx->rank, MPI_INFO_NULL,
                                  &ctx->node_comm);
     if (rc == MPI_SUCCESS)
-        rc = MPI_Comm_rank(ctx->node_comm, local);
+        rc = PMPI_Comm_rank(ctx->node_comm, local);
     if (rc == MPI_SUCCESS)
-        rc = MPI_Comm_split(ctx->clock_comm, *local == 0 ? 0 : MPI_UNDEFINED, ctx->rank,
+        rc = PMPI_Comm_split(ctx->clock_comm, *local == 0 ? 0 : MPI_UNDEFINED, ctx->rank,
                             &ctx->leader_comm);
     return PAPCOLL__ERR(rc);
 }
@@ -205,29 +205,25 @@ int papcoll__clock_init(papcoll_ctx_t *ctx)
         return PAPCOLL_OK;
     if ((rc = clock_comms(ctx, &local)) != PAPCOLL_OK)
         return rc;
-    rc = MPI_Allreduce(&(int){local == 0}, &ctx->clock.nodes, 1, MPI_INT, MPI_SUM, ctx->clock_comm);
+    rc = PMPI_Allreduce(&(int){local == 0}, &ctx->clock.nodes, 1, MPI_INT, MPI_SUM, ctx->clock_comm);
     return rc == MPI_SUCCESS ? estimate(ctx, 1) : PAPCOLL__ERR(rc);
 }
 
 int papcoll__clock_update(papcoll_ctx_t *ctx)
 {
-    int rc;
-
     if (ctx->clock_comm == MPI_COMM_NULL)
         return PAPCOLL_OK; /* global clock: nothing to re-estimate */
-    if ((rc = estimate(ctx, 0)) == PAPCOLL_OK && ctx->tracing)
-        rc = papcoll__record_clock(ctx, ctx->clock_comm, ctx->clock_buf);
-    return rc;
+    return estimate(ctx, 0);
 }
 
 void papcoll__clock_free(papcoll_ctx_t *ctx)
 {
     if (ctx->leader_comm != MPI_COMM_NULL)
-        MPI_Comm_free(&ctx->leader_comm);
+        PMPI_Comm_free(&ctx->leader_comm);
     if (ctx->node_comm != MPI_COMM_NULL)
-        MPI_Comm_free(&ctx->node_comm);
+        PMPI_Comm_free(&ctx->node_comm);
     if (ctx->clock_comm != MPI_COMM_NULL)
-        MPI_Comm_free(&ctx->clock_comm);
+        PMPI_Comm_free(&ctx->clock_comm);
     if (ctx->has_clock_lock)
         pthread_mutex_destroy(&ctx->clock_lock);
     ctx->has_clock_lock = 0;

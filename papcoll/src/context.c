@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "papcoll_internal.h"
+#include "clock.h"
+#include "context.h"
+#include "plan.h"
 
 const char *papcoll_strerror(int err)
 {
@@ -36,10 +38,10 @@ int papcoll__mpi_error(int mpirc, const char *file, int line)
     int len = 0, cls = 0;
 
     if (getenv("PAPCOLL_DEBUG") != NULL) {
-        MPI_Error_string(mpirc, msg, &len);
+        PMPI_Error_string(mpirc, msg, &len);
         fprintf(stderr, "papcoll: %s:%d: MPI error: %s\n", file, line, msg);
     }
-    MPI_Error_class(mpirc, &cls);
+    PMPI_Error_class(mpirc, &cls);
     return cls == MPI_ERR_TRUNCATE ? PAPCOLL_ERR_TRUNCATE : PAPCOLL_ERR_MPI;
 }
 
@@ -56,28 +58,51 @@ void papcoll__warn(papcoll_ctx_t *ctx, const char *fmt, ...)
     fputc('\n', stderr);
 }
 
+/* The [papcoll] section of the INI file. */
 typedef struct {
-    char gather[32], scatter[32], predictor[32], resync[32];
+    char policy[PAPCOLL_OP_COUNT][64];
+    char predictor[32], resync[32], fallback[32], check[32];
 } config_t;
+
+static const char *const op_ini_keys[] = {
+#define PAPCOLL_OP(NAME, name, dflt, env, ini, kind) ini,
+#include "papcoll_ops.def"
+#undef PAPCOLL_OP
+};
+static const char *const op_envs[] = {
+#define PAPCOLL_OP(NAME, name, dflt, env, ini, kind) env,
+#include "papcoll_ops.def"
+#undef PAPCOLL_OP
+};
+static const char *const op_defaults[] = {
+#define PAPCOLL_OP(NAME, name, dflt, env, ini, kind) dflt,
+#include "papcoll_ops.def"
+#undef PAPCOLL_OP
+};
 
 static int on_ini(void *user, const char *section, const char *key, const char *value)
 {
     config_t *c = user;
     char *dst = NULL;
+    size_t len = 32;
+    int op;
 
     if (strcmp(section, "papcoll") != 0)
         return 1;
-    if (strcmp(key, "gather_algorithm") == 0)
-        dst = c->gather;
-    else if (strcmp(key, "scatter_algorithm") == 0)
-        dst = c->scatter;
-    else if (strcmp(key, "predictor") == 0)
+    for (op = 0; op < PAPCOLL_OP_COUNT && dst == NULL; op++)
+        if (strcmp(key, op_ini_keys[op]) == 0)
+            dst = c->policy[op], len = sizeof(c->policy[op]);
+    if (strcmp(key, "predictor") == 0)
         dst = c->predictor;
     else if (strcmp(key, "clock_resync") == 0)
         dst = c->resync;
+    else if (strcmp(key, "fallback") == 0)
+        dst = c->fallback;
+    else if (strcmp(key, "check") == 0)
+        dst = c->check;
     if (dst == NULL)
         return 0; /* unknown key: an error, not silently dropped */
-    snprintf(dst, 32, "%s", value);
+    snprintf(dst, len, "%s", value);
     return 1;
 }
 
@@ -111,14 +136,41 @@ static int read_resync(papcoll_ctx_t *ctx, const papcoll_options_t *o, const cha
     return PAPCOLL_OK;
 }
 
+/* PAPCOLL_FALLBACK and PAPCOLL_CHECK: environment > config file > default. */
+static int read_switches(papcoll_ctx_t *ctx, const papcoll_options_t *o, const config_t *cfg)
+{
+    const char *fb = first_of(getenv("PAPCOLL_FALLBACK"), cfg->fallback, "warn", NULL);
+    const char *check = first_of(getenv("PAPCOLL_CHECK"), cfg->check, "0", NULL);
+
+    if (strcmp(fb, "warn") == 0)
+        ctx->fallback = PAPCOLL__FB_WARN;
+    else if (strcmp(fb, "error") == 0)
+        ctx->fallback = PAPCOLL__FB_ERROR;
+    else if (strcmp(fb, "silent") == 0)
+        ctx->fallback = PAPCOLL__FB_SILENT;
+    else {
+        if (ctx->rank == 0 && !o->quiet)
+            fprintf(stderr, "papcoll: fallback '%s' is not one of warn, error, silent\n", fb);
+        return PAPCOLL_ERR_CONFIG;
+    }
+    if (strcmp(check, "0") != 0 && strcmp(check, "1") != 0) {
+        if (ctx->rank == 0 && !o->quiet)
+            fprintf(stderr, "papcoll: check '%s' is not 0 or 1\n", check);
+        return PAPCOLL_ERR_CONFIG;
+    }
+    ctx->check = strcmp(check, "1") == 0;
+    return PAPCOLL_OK;
+}
+
 /* Options: argument > environment > config file > default. */
 static int read_options(papcoll_ctx_t *ctx, const papcoll_options_t *o)
 {
-    config_t cfg = {"", "", "", ""};
+    config_t cfg;
     const char *file = first_of(o->config_file, getenv("PAPCOLL_CONFIG"), NULL, NULL);
     const char *pred;
-    int rc;
+    int rc, op;
 
+    memset(&cfg, 0, sizeof(cfg));
     if (file != NULL && (rc = ini_parse(file, on_ini, &cfg)) != 0) {
         if (ctx->rank == 0 && !o->quiet)
             fprintf(stderr, "papcoll: %s: %s\n", file,
@@ -129,22 +181,70 @@ static int read_options(papcoll_ctx_t *ctx, const papcoll_options_t *o)
     if (papcoll__pred_parse(pred, &ctx->pred) != PAPCOLL_OK)
         return PAPCOLL_ERR_PREDICTOR;
     papcoll__pred_format(&ctx->pred, ctx->pred_text, sizeof(ctx->pred_text));
-    if ((rc = read_resync(ctx, o, cfg.resync)) != PAPCOLL_OK)
+    if ((rc = read_resync(ctx, o, cfg.resync)) != PAPCOLL_OK ||
+        (rc = read_switches(ctx, o, &cfg)) != PAPCOLL_OK)
         return rc;
-    snprintf(ctx->gather_default, sizeof(ctx->gather_default), "%s",
-             first_of(getenv("PAPCOLL_GATHER_ALGORITHM"), cfg.gather, "bsls", NULL));
-    snprintf(ctx->scatter_default, sizeof(ctx->scatter_default), "%s",
-             first_of(getenv("PAPCOLL_SCATTER_ALGORITHM"), cfg.scatter, "bsln", NULL));
+    for (op = 0; op < PAPCOLL_OP_COUNT; op++)
+        snprintf(ctx->policy_default[op], sizeof(ctx->policy_default[op]), "%s",
+                 first_of(getenv(op_envs[op]), cfg.policy[op], op_defaults[op], NULL));
     return PAPCOLL_OK;
 }
 
 static int dup_comm(MPI_Comm comm, MPI_Comm *out)
 {
-    int rc = MPI_Comm_dup(comm, out);
+    int rc = PMPI_Comm_dup(comm, out);
 
     if (rc == MPI_SUCCESS)
-        rc = MPI_Comm_set_errhandler(*out, MPI_ERRORS_RETURN);
+        rc = PMPI_Comm_set_errhandler(*out, MPI_ERRORS_RETURN);
     return PAPCOLL__ERR(rc);
+}
+
+/*
+ * What selection depends on must be the same on every rank: whether there
+ * are monitor threads, the check switch (it adds a communicator per site)
+ * and the fallback policy.  A rank whose options failed fails everyone.
+ */
+static int agree(papcoll_ctx_t *ctx, int rc)
+{
+    int mine[4] = {rc != PAPCOLL_OK, !ctx->has_monitor, ctx->check, (int)ctx->fallback}, all[4];
+
+    if (PMPI_Allreduce(mine, all, 4, MPI_INT, MPI_MAX, ctx->comm) != MPI_SUCCESS)
+        return PAPCOLL_ERR_MPI;
+    if (all[0])
+        return rc != PAPCOLL_OK ? rc : PAPCOLL_ERR_CONFIG;
+    ctx->has_monitor = !all[1];
+    ctx->check = all[2];
+    ctx->fallback = (papcoll__fallback_t)all[3];
+    return PAPCOLL_OK;
+}
+
+/* The attribute through which papcoll_ctx_from_comm finds a context. */
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+static int key_rc = MPI_SUCCESS;
+static int ctx_key = MPI_KEYVAL_INVALID;
+
+static void make_key(void)
+{
+    key_rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &ctx_key, NULL);
+}
+
+static int attach(papcoll_ctx_t *ctx)
+{
+    pthread_once(&key_once, make_key);
+    if (key_rc != MPI_SUCCESS)
+        return PAPCOLL__ERR(key_rc);
+    return PAPCOLL__ERR(PMPI_Comm_set_attr(ctx->comm, ctx_key, ctx));
+}
+
+papcoll_ctx_t *papcoll_ctx_from_comm(MPI_Comm comm)
+{
+    papcoll_ctx_t *ctx = NULL;
+    int flag = 0;
+
+    if (comm == MPI_COMM_NULL || ctx_key == MPI_KEYVAL_INVALID ||
+        PMPI_Comm_get_attr(comm, ctx_key, &ctx, &flag) != MPI_SUCCESS || !flag)
+        return NULL;
+    return ctx;
 }
 
 int papcoll_init(MPI_Comm comm, const papcoll_options_t *opts, papcoll_ctx_t **out)
@@ -166,10 +266,18 @@ int papcoll_init(MPI_Comm comm, const papcoll_options_t *opts, papcoll_ctx_t **o
         free(ctx);
         return PAPCOLL_ERR_THREAD;
     }
-    MPI_Comm_rank(comm, &ctx->rank);
-    MPI_Comm_size(comm, &ctx->size);
+    if (pthread_mutex_init(&ctx->tree_lock, NULL) != 0) {
+        pthread_mutex_destroy(&ctx->sink_lock);
+        free(ctx);
+        return PAPCOLL_ERR_THREAD;
+    }
+    PMPI_Comm_rank(comm, &ctx->rank);
+    PMPI_Comm_size(comm, &ctx->size);
     ctx->comm = comm;
-    if ((rc = read_options(ctx, opts)) != PAPCOLL_OK)
+    PMPI_Query_thread(&provided);
+    ctx->has_monitor = provided == MPI_THREAD_MULTIPLE && !opts->no_monitor;
+    rc = read_options(ctx, opts);
+    if ((rc = agree(ctx, rc)) != PAPCOLL_OK)
         goto fail;
     if ((rc = dup_comm(comm, &ctx->data_comm)) != PAPCOLL_OK ||
         (rc = dup_comm(comm, &ctx->mon_comm)) != PAPCOLL_OK)
@@ -180,8 +288,8 @@ int papcoll_init(MPI_Comm comm, const papcoll_options_t *opts, papcoll_ctx_t **o
         rc = PAPCOLL_ERR_NOMEM;
         goto fail;
     }
-    MPI_Query_thread(&provided);
-    ctx->has_monitor = provided == MPI_THREAD_MULTIPLE && !opts->no_monitor;
+    if ((rc = attach(ctx)) != PAPCOLL_OK)
+        goto fail;
     if (!ctx->has_monitor)
         papcoll__warn(ctx, "%s; background algorithms run as their foreground versions and "
                       "PAT-sorted ones exchange predictions inside the collective",
@@ -191,11 +299,12 @@ int papcoll_init(MPI_Comm comm, const papcoll_options_t *opts, papcoll_ctx_t **o
     return PAPCOLL_OK;
 fail:
     if (ctx->data_comm != MPI_COMM_NULL)
-        MPI_Comm_free(&ctx->data_comm);
+        PMPI_Comm_free(&ctx->data_comm);
     if (ctx->mon_comm != MPI_COMM_NULL)
-        MPI_Comm_free(&ctx->mon_comm);
+        PMPI_Comm_free(&ctx->mon_comm);
     papcoll__clock_free(ctx);
     pthread_mutex_destroy(&ctx->sink_lock);
+    pthread_mutex_destroy(&ctx->tree_lock);
     free(ctx);
     return rc;
 }
@@ -209,11 +318,15 @@ int papcoll_finalize(papcoll_ctx_t **pctx)
     ctx = *pctx;
     if (ctx->sites != NULL)
         return PAPCOLL_ERR_STATE; /* free every site first */
-    MPI_Comm_free(&ctx->data_comm);
-    MPI_Comm_free(&ctx->mon_comm);
+    if (papcoll_ctx_from_comm(ctx->comm) == ctx)
+        PMPI_Comm_delete_attr(ctx->comm, ctx_key);
+    PMPI_Comm_free(&ctx->data_comm);
+    PMPI_Comm_free(&ctx->mon_comm);
     papcoll__clock_free(ctx);
     free(ctx->clock_buf);
+    papcoll__tree_cache_free(ctx);
     pthread_mutex_destroy(&ctx->sink_lock);
+    pthread_mutex_destroy(&ctx->tree_lock);
     free(ctx);
     *pctx = NULL;
     return PAPCOLL_OK;

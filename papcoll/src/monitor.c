@@ -1,79 +1,48 @@
 /*
  * The monitor thread (Proficz 2020, Fig. 3): one per call site.  The
- * application thread queues jobs (exchange at the edge or at the call,
- * background parts) and waits on site->cond for their results; the thread
- * sleeps on the same condition variable while the queue is empty, so it
+ * application thread queues jobs into the site's ring (a plan job at the
+ * edge or at the call, background parts, record shipments, clock
+ * re-estimations) and waits on site->cond for their results; the thread
+ * sleeps on the same condition variable while the ring is empty, so it
  * costs no CPU between iterations.  One thread per site rather than per
  * context: a site's exchange waits for every rank's edge or call of that
  * site, and with a shared thread a rank that reached another site first
  * would wait for it behind the blocked exchange (a cross-site deadlock).
  *
+ * A plan job: exchange -> predictor -> select -> plan -> publish ->
+ * background part.  Every buffer it uses was allocated with the site and
+ * the ring never allocates, so no rank can skip an exchange the others
+ * entered for want of memory.
+ *
  * Agreement: the plan is a deterministic function of the exchanged bytes
- * (the predictor sees only exchanged values; ties are broken by rank), so
- * every rank derives the same order whatever its local timing.
+ * and the job's signature (the predictor sees only exchanged values; ties
+ * are broken by rank), so every rank derives the same plan whatever its
+ * local timing.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "papcoll_internal.h"
-#include "sched/sched.h"
+#include "algo.h"
+#include "clock.h"
+#include "monitor.h"
 
-struct papcoll__job {
-    papcoll__job_t *next;
-    papcoll_site_t *site;
-    int iter;                     /* call index served */
-    int do_xchg;                  /* run the exchange (rec) */
-    double rec[PAPCOLL__XCHG];
-    int set_plan;                 /* build the plan from pat (NULL: rank order) */
-    double *pat;                  /* explicit PAT vector (owned) or NULL */
-    int bg_root;                  /* >= 0: run the background part for it */
-    papcoll__rec_t *recs;         /* records to ship to rank 0 (owned) or NULL */
-    int nrecs;
-    int clock;                    /* re-estimate the clock */
-};
-
-int papcoll__plan_alloc(papcoll__plan_t *plan, int P)
+static void fill_rec(const papcoll_site_t *site, double est, double *rec)
 {
-    plan->iter = -1;
-    plan->has_pat = 0;
-    plan->build_time = NAN;
-    plan->pred = calloc((size_t)P, sizeof(double));
-    plan->order = calloc((size_t)P, sizeof(int));
-    return (plan->pred && plan->order) ? PAPCOLL_OK : PAPCOLL_ERR_NOMEM;
+    rec[PAPCOLL__X_EST] = est;
+    rec[PAPCOLL__X_ARRIVAL] = site->last_arrival;
+    rec[PAPCOLL__X_EXIT] = site->last_exit;
+    rec[PAPCOLL__X_ITER] = site->calls;
 }
 
-void papcoll__plan_free(papcoll__plan_t *plan)
-{
-    free(plan->pred);
-    free(plan->order);
-    plan->pred = NULL;
-    plan->order = NULL;
-}
-
-/* Fills the plan from predicted offsets (NULL: no prediction); t0 is when
- * the prediction started (the plan's build time runs from there). */
-static void plan_set(papcoll_site_t *site, const double *pred, int iter, double t0)
-{
-    int P = site->ctx->size, i;
-
-    for (i = 0; i < P; i++)
-        site->plan.pred[i] = pred ? pred[i] : NAN;
-    papcoll__sort_by_key(P, pred, site->plan.order);
-    site->plan.has_pat = pred != NULL;
-    site->plan.iter = iter;
-    site->plan.build_time = papcoll__mono() - t0;
-}
-
-/* Exchange + predictor update; returns predicted offsets in pred[P] and in
- * *t0 the time the exchanged data arrived. */
-static int exchange(papcoll_site_t *site, const double *rec, double *pred, double *t0)
+/* Exchange + predictor update into site->pred; *t0: when the data arrived.
+ * Collective over site->mcomm. */
+static int exchange(papcoll_site_t *site, const double *rec, double *t0)
 {
     int P = site->ctx->size, i, rc;
-    double *col = pred; /* reused as scratch for the arrival column */
+    double *col = site->pred; /* scratch for the columns, then the prediction */
 
-    rc = MPI_Allgather(rec, PAPCOLL__XCHG, MPI_DOUBLE, site->xchg, PAPCOLL__XCHG, MPI_DOUBLE,
-                       site->mcomm);
+    rc = PMPI_Allgather(rec, PAPCOLL__XCHG, MPI_DOUBLE, site->xchg, PAPCOLL__XCHG, MPI_DOUBLE, site->mcomm);
     *t0 = papcoll__mono();
     if (rc != MPI_SUCCESS)
         return PAPCOLL__ERR(rc);
@@ -82,72 +51,95 @@ static int exchange(papcoll_site_t *site, const double *rec, double *pred, doubl
     papcoll__pred_observe(&site->predictor, col);
     for (i = 0; i < P; i++)
         col[i] = site->xchg[i * PAPCOLL__XCHG + PAPCOLL__X_EST];
-    papcoll__pred_predict(&site->predictor, col, pred);
+    papcoll__pred_predict(&site->predictor, col, site->pred);
     return PAPCOLL_OK;
 }
 
-static void fill_rec(papcoll_site_t *site, double est, double *rec)
+/* Exchange (or explicit PAT), select and plan: the common steps of the
+ * monitor's plan job and of the inline path.  Returns the prediction used
+ * (NULL: none) in *pred. */
+static int plan_steps(papcoll_site_t *site, int xchg, const double *rec, const double *pat, int has_pat,
+                      const papcoll__sig_t *sig, int plan, int iter)
 {
-    rec[PAPCOLL__X_EST] = est;
-    rec[PAPCOLL__X_ARRIVAL] = site->last_arrival;
-    rec[PAPCOLL__X_EXIT] = site->last_exit;
-    rec[PAPCOLL__X_ITER] = site->calls;
-}
+    papcoll_ctx_t *ctx = site->ctx;
+    const double *pred = has_pat ? pat : NULL;
+    double t0 = papcoll__mono();
+    int rc = PAPCOLL_OK;
 
-int papcoll__exchange_inline(papcoll_site_t *site, double est)
-{
-    double rec[PAPCOLL__XCHG], t0;
-    double *pred = malloc((size_t)site->ctx->size * sizeof(double));
-    int rc;
-
-    if (pred == NULL)
-        return PAPCOLL_ERR_NOMEM;
-    fill_rec(site, est, rec);
-    rc = exchange(site, rec, pred, &t0);
-    plan_set(site, rc == PAPCOLL_OK ? pred : NULL, site->calls, t0);
-    free(pred);
+    if (xchg) {
+        rc = exchange(site, rec, &t0);
+        pred = rc == PAPCOLL_OK ? site->pred : NULL;
+        site->pred_ok = rc == PAPCOLL_OK;
+    }
+    if (!plan)
+        return rc;
+    papcoll__select(&site->policy, site->op, sig, ctx->size, ctx->has_monitor, &site->sel);
+    if (sig == NULL) { /* the first call's edge: its root is not known, the call plans */
+        site->plan.iter = -1;
+        return rc;
+    }
+    papcoll__plan_build(&site->plan, ctx, site->op, site->sel.algo, sig->root, sig->bytes, pred, iter, t0);
     return rc;
 }
 
-void papcoll__plan_from_pat(papcoll_site_t *site, const double *pat)
+void papcoll__resync(papcoll_ctx_t *ctx)
 {
-    plan_set(site, pat, site->calls, papcoll__mono());
+    int rc = papcoll__clock_update(ctx);
+
+    if (rc == PAPCOLL_OK && ctx->tracing)
+        rc = papcoll__record_clock(ctx, ctx->clock_comm, ctx->clock_buf);
+    if (rc != PAPCOLL_OK)
+        papcoll__warn(ctx, "clock re-estimation failed");
 }
 
-static void run_job(papcoll__job_t *job)
+static void run_bg(papcoll_site_t *site, int iter, int algo, int root)
 {
-    papcoll_site_t *site = job->site;
-    double *pred, t0 = papcoll__mono();
-    int ok = 0, rc;
+    int rc = papcoll__algo_bg_of(site->op, algo)(site, root);
 
-    if (job->recs != NULL) {
-        papcoll__record_ship(site, job->recs, job->nrecs);
-        return;
-    }
-    if (job->clock) {
-        if (papcoll__clock_update(site->ctx) != PAPCOLL_OK)
-            papcoll__warn(site->ctx, "clock re-estimation failed");
-        return;
-    }
-    pred = malloc((size_t)site->ctx->size * sizeof(double));
-    if (job->do_xchg && pred != NULL)
-        ok = exchange(site, job->rec, pred, &t0) == PAPCOLL_OK;
     pthread_mutex_lock(&site->lock);
-    if (job->do_xchg)
-        plan_set(site, ok ? pred : NULL, job->iter, t0);
-    else if (job->set_plan)
-        plan_set(site, job->pat, job->iter, t0);
+    site->bg_rc = rc;
+    site->bg_iter = iter;
     pthread_cond_broadcast(&site->cond);
     pthread_mutex_unlock(&site->lock);
-    free(pred);
-    if (job->bg_root < 0)
-        return;
-    rc = papcoll__algo_bg_of(site->op, site->algo)(site, job->bg_root);
+}
+
+static void run_plan_job(papcoll_site_t *site, papcoll__job_t *job)
+{
+    const papcoll__sig_t *sig = job->has_sig ? &job->sig : NULL;
+    int rc = PAPCOLL_OK, bg = 0, algo = -1, root = -1;
+
+    if (job->xchg || job->plan)
+        rc = plan_steps(site, job->xchg, job->rec, job->pat, job->has_pat, sig, job->plan, job->iter);
     pthread_mutex_lock(&site->lock);
-    site->bg.rc = rc;
-    site->bg_iter = job->iter;
-    pthread_cond_broadcast(&site->cond);
+    if (job->bg && (job->plan || !job->xchg)) { /* an exchange-only job leaves sel to the call */
+        algo = site->sel.algo;
+        root = site->plan.root;
+        bg = site->plan.iter == job->iter && (papcoll_algo_flags(site->op, algo) & PAPCOLL_F_BACKGROUND);
+    }
+    if (job->xchg || job->plan) {
+        site->job_rc = rc;
+        site->done_iter = job->iter;
+        site->mon_bg = bg ? job->iter : -1;
+        pthread_cond_broadcast(&site->cond);
+    }
     pthread_mutex_unlock(&site->lock);
+    if (bg)
+        run_bg(site, job->iter, algo, root);
+}
+
+static void run_job(papcoll_site_t *site, papcoll__job_t *job)
+{
+    switch (job->kind) {
+    case PAPCOLL__JOB_SHIP:
+        papcoll__record_ship(site, &job->batch);
+        break;
+    case PAPCOLL__JOB_CLOCK:
+        papcoll__resync(site->ctx);
+        break;
+    default:
+        run_plan_job(site, job);
+        break;
+    }
 }
 
 static void *monitor_main(void *arg)
@@ -157,21 +149,17 @@ static void *monitor_main(void *arg)
 
     pthread_mutex_lock(&site->lock);
     for (;;) {
-        while (!site->stop && site->head == NULL)
+        while (!site->stop && site->njobs == 0)
             pthread_cond_wait(&site->cond, &site->lock);
-        if ((job = site->head) == NULL)
-            break; /* stop requested and queue drained */
-        site->head = job->next;
-        if (site->head == NULL)
-            site->tail = NULL;
+        if (site->njobs == 0)
+            break; /* stop requested and ring drained */
+        job = &site->jobs[site->job_head];
         pthread_mutex_unlock(&site->lock);
-        run_job(job);
+        run_job(site, job);
         pthread_mutex_lock(&site->lock);
-        site->jobs--;
+        site->job_head = (site->job_head + 1) % PAPCOLL__JOBS;
+        site->njobs--;
         pthread_cond_broadcast(&site->cond);
-        free(job->pat);
-        free(job->recs);
-        free(job);
     }
     pthread_mutex_unlock(&site->lock);
     return NULL;
@@ -208,88 +196,99 @@ void papcoll__monitor_stop(papcoll_site_t *site)
     pthread_mutex_destroy(&site->lock);
 }
 
-static int enqueue(papcoll_site_t *site, papcoll__job_t *job)
+/* A free slot of the ring, with the lock held (waits while the ring is
+ * full: the monitor frees slots whatever the application does). */
+static papcoll__job_t *reserve(papcoll_site_t *site, papcoll__job_kind_t kind)
 {
-    job->site = site;
-    job->iter = site->calls;
+    papcoll__job_t *job;
+
     pthread_mutex_lock(&site->lock);
-    if (site->tail)
-        site->tail->next = job;
-    else
-        site->head = job;
-    site->tail = job;
-    site->jobs++;
+    while (site->njobs == PAPCOLL__JOBS)
+        pthread_cond_wait(&site->cond, &site->lock);
+    job = &site->jobs[(site->job_head + site->njobs) % PAPCOLL__JOBS];
+    job->kind = kind;
+    job->iter = site->calls;
+    return job;
+}
+
+static void commit(papcoll_site_t *site)
+{
+    site->njobs++;
     pthread_cond_broadcast(&site->cond);
     pthread_mutex_unlock(&site->lock);
-    return PAPCOLL_OK;
 }
 
-int papcoll__request_exchange(papcoll_site_t *site, double est, int run_bg_root)
+/* Fills a plan job from a request. */
+static void fill_plan(const papcoll_site_t *site, const papcoll__planreq_t *req, papcoll__job_t *job)
 {
-    papcoll__job_t *job = calloc(1, sizeof(*job));
-
-    if (job == NULL)
-        return PAPCOLL_ERR_NOMEM;
-    job->do_xchg = 1;
-    fill_rec(site, est, job->rec);
-    job->bg_root = run_bg_root;
-    site->requested++;
-    return enqueue(site, job);
+    job->xchg = req->exchange;
+    fill_rec(site, req->est, job->rec);
+    job->has_pat = !req->exchange && req->pat != NULL;
+    job->pat = site->pat_copy;
+    if (job->has_pat)
+        memcpy(site->pat_copy, req->pat, (size_t)site->ctx->size * sizeof(double));
+    job->has_sig = req->sig != NULL;
+    if (req->sig != NULL)
+        job->sig = *req->sig;
+    job->plan = req->plan;
+    job->bg = req->bg;
 }
 
-int papcoll__request_bg(papcoll_site_t *site, int set_plan, const double *pat, int root)
+void papcoll__request_plan(papcoll_site_t *site, const papcoll__planreq_t *req)
 {
-    papcoll__job_t *job = calloc(1, sizeof(*job));
-    size_t P = (size_t)site->ctx->size;
+    papcoll__job_t *job = reserve(site, PAPCOLL__JOB_PLAN);
 
-    if (job == NULL)
-        return PAPCOLL_ERR_NOMEM;
-    if (pat != NULL) {
-        if ((job->pat = malloc(P * sizeof(double))) == NULL) {
-            free(job);
-            return PAPCOLL_ERR_NOMEM;
-        }
-        memcpy(job->pat, pat, P * sizeof(double));
-    }
-    job->set_plan = set_plan;
-    job->bg_root = root;
-    return enqueue(site, job);
+    fill_plan(site, req, job);
+    commit(site);
+    if (req->exchange)
+        site->requested++;
 }
 
-int papcoll__request_ship(papcoll_site_t *site, const papcoll__rec_t *recs, int n)
+void papcoll__request_bg(papcoll_site_t *site)
 {
-    papcoll__job_t *job = calloc(1, sizeof(*job));
+    papcoll__job_t *job = reserve(site, PAPCOLL__JOB_PLAN);
 
-    if (job == NULL || (job->recs = malloc((size_t)n * sizeof(*recs))) == NULL) {
-        free(job);
-        return PAPCOLL_ERR_NOMEM;
-    }
-    memcpy(job->recs, recs, (size_t)n * sizeof(*recs));
-    job->nrecs = n;
-    job->bg_root = -1;
-    return enqueue(site, job);
+    job->xchg = job->plan = job->has_pat = job->has_sig = 0;
+    job->bg = 1;
+    commit(site);
 }
 
-int papcoll__request_clock(papcoll_site_t *site)
+void papcoll__request_ship(papcoll_site_t *site)
 {
-    papcoll__job_t *job = calloc(1, sizeof(*job));
+    papcoll__job_t *job = reserve(site, PAPCOLL__JOB_SHIP);
 
-    if (job == NULL)
-        return PAPCOLL_ERR_NOMEM;
-    job->clock = 1;
-    job->bg_root = -1;
-    return enqueue(site, job);
+    job->batch = site->batch;
+    commit(site);
+}
+
+void papcoll__request_clock(papcoll_site_t *site)
+{
+    reserve(site, PAPCOLL__JOB_CLOCK);
+    commit(site);
+}
+
+int papcoll__plan_inline(papcoll_site_t *site, const papcoll__planreq_t *req)
+{
+    double rec[PAPCOLL__XCHG];
+
+    fill_rec(site, req->est, rec);
+    if (req->exchange)
+        site->requested++;
+    return plan_steps(site, req->exchange, rec, req->pat, req->pat != NULL, req->sig, 1, site->calls);
 }
 
 int papcoll__wait_plan(papcoll_site_t *site)
 {
+    int rc;
+
     if (!site->has_thread)
         return PAPCOLL_OK;
     pthread_mutex_lock(&site->lock);
-    while (site->plan.iter != site->calls)
+    while (site->done_iter != site->calls)
         pthread_cond_wait(&site->cond, &site->lock);
+    rc = site->job_rc;
     pthread_mutex_unlock(&site->lock);
-    return PAPCOLL_OK;
+    return rc;
 }
 
 int papcoll__wait_bg(papcoll_site_t *site)
@@ -299,7 +298,7 @@ int papcoll__wait_bg(papcoll_site_t *site)
     pthread_mutex_lock(&site->lock);
     while (site->bg_iter != site->calls)
         pthread_cond_wait(&site->cond, &site->lock);
-    rc = site->bg.rc;
+    rc = site->bg_rc;
     pthread_mutex_unlock(&site->lock);
     return rc;
 }
@@ -309,7 +308,7 @@ void papcoll__wait_idle(papcoll_site_t *site)
     if (!site->has_thread)
         return;
     pthread_mutex_lock(&site->lock);
-    while (site->jobs > 0)
+    while (site->njobs > 0)
         pthread_cond_wait(&site->cond, &site->lock);
     pthread_mutex_unlock(&site->lock);
 }

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "papcoll_internal.h"
+#include "p2p.h"
 
 #define BACKOFF_MIN_NS 2000L
 #define BACKOFF_MAX_NS 200000L
@@ -39,7 +39,7 @@ int papcoll__bg_waitall(int n, MPI_Request *reqs, MPI_Status *sts)
     int done = 0, rc;
 
     for (;;) {
-        rc = MPI_Testall(n, reqs, &done, sts);
+        rc = PMPI_Testall(n, reqs, &done, sts);
         if (rc != MPI_SUCCESS)
             return PAPCOLL__ERR(rc);
         if (done)
@@ -77,16 +77,16 @@ int papcoll__bg_recv(papcoll__stage_t *st, int src, int tag, MPI_Comm comm, size
     int flag = 0, n = 0, rc;
 
     for (;;) {
-        if ((rc = MPI_Improbe(src, tag, comm, &flag, &msg, &status)) != MPI_SUCCESS)
+        if ((rc = PMPI_Improbe(src, tag, comm, &flag, &msg, &status)) != MPI_SUCCESS)
             return PAPCOLL__ERR(rc);
         if (flag)
             break;
         backoff(&ns);
     }
-    MPI_Get_count(&status, MPI_BYTE, &n);
+    PMPI_Get_count(&status, MPI_BYTE, &n);
     if ((rc = papcoll__stage_reserve(st, st->len + (size_t)n)) != PAPCOLL_OK)
         return rc;
-    if ((rc = MPI_Imrecv(st->buf + st->len, n, MPI_BYTE, &msg, &req)) != MPI_SUCCESS)
+    if ((rc = PMPI_Imrecv(st->buf + st->len, n, MPI_BYTE, &msg, &req)) != MPI_SUCCESS)
         return PAPCOLL__ERR(rc);
     if ((rc = papcoll__bg_wait(&req)) != PAPCOLL_OK)
         return rc;
@@ -102,7 +102,7 @@ int papcoll__send_bytes(const void *buf, size_t bytes, int dst, int tag, MPI_Com
 
     if ((rc = count_of(bytes, &n)) != PAPCOLL_OK)
         return rc;
-    return PAPCOLL__ERR(MPI_Send(buf, n, MPI_BYTE, dst, tag, comm));
+    return PAPCOLL__ERR(PMPI_Send(buf, n, MPI_BYTE, dst, tag, comm));
 }
 
 int papcoll__recv_bytes(void *buf, size_t bytes, int src, int tag, MPI_Comm comm)
@@ -112,9 +112,9 @@ int papcoll__recv_bytes(void *buf, size_t bytes, int src, int tag, MPI_Comm comm
 
     if ((rc = count_of(bytes, &n)) != PAPCOLL_OK)
         return rc;
-    if ((rc = MPI_Recv(buf, n, MPI_BYTE, src, tag, comm, &st)) != MPI_SUCCESS)
+    if ((rc = PMPI_Recv(buf, n, MPI_BYTE, src, tag, comm, &st)) != MPI_SUCCESS)
         return PAPCOLL__ERR(rc);
-    MPI_Get_count(&st, MPI_BYTE, &got);
+    PMPI_Get_count(&st, MPI_BYTE, &got);
     return got == n ? PAPCOLL_OK : PAPCOLL_ERR_TRUNCATE;
 }
 
@@ -124,7 +124,7 @@ int papcoll__irecv_bytes(void *buf, size_t bytes, int src, int tag, MPI_Comm com
 
     if ((rc = count_of(bytes, &n)) != PAPCOLL_OK)
         return rc;
-    return PAPCOLL__ERR(MPI_Irecv(buf, n, MPI_BYTE, src, tag, comm, req));
+    return PAPCOLL__ERR(PMPI_Irecv(buf, n, MPI_BYTE, src, tag, comm, req));
 }
 
 int papcoll__isend_bytes(const void *buf, size_t bytes, int dst, int tag, MPI_Comm comm, MPI_Request *req)
@@ -133,5 +133,10 @@ int papcoll__isend_bytes(const void *buf, size_t bytes, int dst, int tag, MPI_Co
 
     if ((rc = count_of(bytes, &n)) != PAPCOLL_OK)
         return rc;
-    return PAPCOLL__ERR(MPI_Isend(buf, n, MPI_BYTE, dst, tag, comm, req));
+    return PAPCOLL__ERR(PMPI_Isend(buf, n, MPI_BYTE, dst, tag, comm, req));
+}
+
+int papcoll__waitall(int n, MPI_Request *reqs, MPI_Status *sts)
+{
+    return PAPCOLL__ERR(PMPI_Waitall(n, reqs, sts));
 }

@@ -1,42 +1,45 @@
 /*
- * Call sites: algorithm choice, the PAT monitor API and the collective
- * entry points.  Argument checking and MPI_IN_PLACE resolution happen here,
- * once, so every algorithm sees byte blocks.
+ * Call sites: creation and release (every buffer of the monitor path is
+ * allocated here), policy, bound receive buffers, and the PAT monitor API
+ * (processing start / edge / end).  The collective entry points are in
+ * call.c.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "papcoll_internal.h"
+#include "algo.h"
+#include "clock.h"
+#include "monitor.h"
 
-static int resolve_algo(papcoll_site_t *site, const char *algo)
+static int alloc_ws(papcoll__ws_t *w, int P)
 {
-    papcoll_ctx_t *ctx = site->ctx;
-    int i = papcoll_algo_find(site->op, algo), fb;
+    w->reqs = calloc((size_t)P, sizeof(MPI_Request));
+    w->sts = calloc((size_t)P, sizeof(MPI_Status));
+    w->ints = calloc((size_t)P, sizeof(int));
+    return (w->reqs && w->sts && w->ints) ? PAPCOLL_OK : PAPCOLL_ERR_NOMEM;
+}
 
-    if (i < 0)
-        return PAPCOLL_ERR_ALGO;
-    if (!ctx->has_monitor && (fb = papcoll__algo_foreground_of(site->op, i)) != i) {
-        papcoll__warn(ctx, "site '%s': %s runs as %s (no monitor thread)", site->name,
-                      papcoll_algo_name(site->op, i), papcoll_algo_name(site->op, fb));
-        i = fb;
-    }
-    site->algo = i;
-    site->flags = papcoll_algo_flags(site->op, i);
-    return PAPCOLL_OK;
+static void free_ws(papcoll__ws_t *w)
+{
+    free(w->reqs);
+    free(w->sts);
+    free(w->ints);
 }
 
 static int site_alloc(papcoll_site_t *site, int P)
 {
     int rc;
 
-    if ((rc = papcoll__plan_alloc(&site->plan, P)) != PAPCOLL_OK)
-        return rc;
-    if ((rc = papcoll__pred_init(&site->predictor, &site->ctx->pred, P)) != PAPCOLL_OK)
+    if ((rc = papcoll__plan_alloc(&site->plan, P)) != PAPCOLL_OK ||
+        (rc = papcoll__pred_init(&site->predictor, &site->ctx->pred, P)) != PAPCOLL_OK ||
+        (rc = alloc_ws(&site->fg, P)) != PAPCOLL_OK || (rc = alloc_ws(&site->bgw, P)) != PAPCOLL_OK)
         return rc;
     site->xchg = calloc((size_t)P * PAPCOLL__XCHG, sizeof(double));
-    site->bg.stage = calloc((size_t)P, sizeof(papcoll__stage_t));
-    return (site->xchg && site->bg.stage) ? PAPCOLL_OK : PAPCOLL_ERR_NOMEM;
+    site->pred = calloc((size_t)P, sizeof(double));
+    site->pat_copy = calloc((size_t)P, sizeof(double));
+    site->stage = calloc((size_t)P, sizeof(papcoll__stage_t));
+    return (site->xchg && site->pred && site->pat_copy && site->stage) ? PAPCOLL_OK : PAPCOLL_ERR_NOMEM;
 }
 
 /* Unlinks the site from its context's list (when it is in it). */
@@ -50,6 +53,12 @@ static void site_unlink(papcoll_site_t *site)
         *p = site->next;
 }
 
+static void free_comm(MPI_Comm *c)
+{
+    if (*c != MPI_COMM_NULL)
+        PMPI_Comm_free(c);
+}
+
 static void site_release(papcoll_site_t *site)
 {
     int i;
@@ -57,21 +66,47 @@ static void site_release(papcoll_site_t *site)
     site_unlink(site);
     papcoll__monitor_stop(site);
     papcoll__record_release(site);
-    if (site->comm != MPI_COMM_NULL)
-        MPI_Comm_free(&site->comm);
-    if (site->mcomm != MPI_COMM_NULL)
-        MPI_Comm_free(&site->mcomm);
+    free_comm(&site->comm);
+    free_comm(&site->mcomm);
+    free_comm(&site->ccomm);
     papcoll__plan_free(&site->plan);
     papcoll__pred_free(&site->predictor);
-    for (i = 0; site->bg.stage && i < site->ctx->size; i++)
-        free(site->bg.stage[i].buf);
-    free(site->bg.stage);
+    for (i = 0; site->stage && i < site->ctx->size; i++)
+        free(site->stage[i].buf);
+    free(site->stage);
     free(site->xchg);
+    free(site->pred);
+    free(site->pat_copy);
+    free_ws(&site->fg);
+    free_ws(&site->bgw);
     free(site);
 }
 
-int papcoll_site_create(papcoll_ctx_t *ctx, const char *name, papcoll_op_t op,
-                        const char *algo, papcoll_site_t **out)
+static int dup_comm(MPI_Comm parent, MPI_Comm *out)
+{
+    int rc = PMPI_Comm_dup(parent, out);
+
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Comm_set_errhandler(*out, MPI_ERRORS_RETURN);
+    return PAPCOLL__ERR(rc);
+}
+
+static void site_init(papcoll_site_t *site, papcoll_ctx_t *ctx, const char *name, papcoll_op_t op)
+{
+    site->ctx = ctx;
+    site->op = op;
+    site->comm = site->mcomm = site->ccomm = MPI_COMM_NULL;
+    site->bg_iter = site->done_iter = site->mon_bg = -1;
+    site->last_sig.root = -2;
+    site->last_algo = -1;
+    site->t_start = site->est = site->last_arrival = site->last_exit = NAN;
+    site->r_cstart = site->r_edge = site->r_cend = NAN;
+    site->id = ctx->nsites++;
+    snprintf(site->name, sizeof(site->name), "%s", name ? name : papcoll_op_name(op));
+}
+
+int papcoll_site_create(papcoll_ctx_t *ctx, const char *name, papcoll_op_t op, const char *policy,
+                        papcoll_site_t **out)
 {
     papcoll_site_t *site;
     int rc;
@@ -81,26 +116,17 @@ int papcoll_site_create(papcoll_ctx_t *ctx, const char *name, papcoll_op_t op,
     *out = NULL;
     if ((site = calloc(1, sizeof(*site))) == NULL)
         return PAPCOLL_ERR_NOMEM;
-    site->ctx = ctx;
-    site->op = op;
-    site->comm = site->mcomm = MPI_COMM_NULL;
-    site->bg_iter = -1;
-    site->last_root = -1;
-    site->t_start = site->est = site->last_arrival = site->last_exit = NAN;
-    site->r_cstart = site->r_edge = site->r_cend = NAN;
-    site->id = ctx->nsites++;
-    snprintf(site->name, sizeof(site->name), "%s", name ? name : papcoll_op_name(op));
-    if (algo == NULL)
-        algo = op == PAPCOLL_OP_GATHER ? ctx->gather_default : ctx->scatter_default;
-    if ((rc = resolve_algo(site, algo)) != PAPCOLL_OK || (rc = site_alloc(site, ctx->size)) != PAPCOLL_OK)
+    site_init(site, ctx, name, op);
+    if ((rc = papcoll__policy_parse(op, policy ? policy : ctx->policy_default[op], &site->policy)) !=
+            PAPCOLL_OK ||
+        (rc = site_alloc(site, ctx->size)) != PAPCOLL_OK)
         goto fail;
     if (ctx->tracing && (rc = papcoll__record_alloc(site)) != PAPCOLL_OK)
         goto fail;
-    if ((rc = PAPCOLL__ERR(MPI_Comm_dup(ctx->data_comm, &site->comm))) != PAPCOLL_OK ||
-        (rc = PAPCOLL__ERR(MPI_Comm_dup(ctx->mon_comm, &site->mcomm))) != PAPCOLL_OK)
+    if ((rc = dup_comm(ctx->data_comm, &site->comm)) != PAPCOLL_OK ||
+        (rc = dup_comm(ctx->mon_comm, &site->mcomm)) != PAPCOLL_OK ||
+        (ctx->check && (rc = dup_comm(ctx->data_comm, &site->ccomm)) != PAPCOLL_OK))
         goto fail;
-    MPI_Comm_set_errhandler(site->comm, MPI_ERRORS_RETURN);
-    MPI_Comm_set_errhandler(site->mcomm, MPI_ERRORS_RETURN);
     if (ctx->has_monitor && (rc = papcoll__monitor_start(site)) != PAPCOLL_OK)
         goto fail;
     site->next = ctx->sites;
@@ -114,35 +140,88 @@ fail:
 
 int papcoll_site_free(papcoll_site_t **psite)
 {
-    int rc;
+    papcoll_site_t *site;
+    int rc = PAPCOLL_OK;
 
     if (psite == NULL || *psite == NULL)
         return PAPCOLL_ERR_INVAL;
-    papcoll__wait_idle(*psite);
-    rc = papcoll__record_flush(*psite);
-    site_release(*psite);
+    site = *psite;
+    papcoll__wait_idle(site);
+    if (site->ctx->tracing && site->batch.n > 0)
+        rc = papcoll__record_ship(site, &site->batch);
+    site_release(site);
     *psite = NULL;
     return rc;
 }
 
+/* The algorithm the next call runs if its signature is the previous
+ * call's (before the first call: the policy's, before its restrictions on
+ * operations are known). */
+static int current_algo(const papcoll_site_t *site)
+{
+    papcoll__selection_t s;
+
+    papcoll__select(&site->policy, site->op, site->last_sig.root != -2 ? &site->last_sig : NULL, site->ctx->size,
+                    site->ctx->has_monitor, &s);
+    return s.algo;
+}
+
 const char *papcoll_site_algo(const papcoll_site_t *site)
 {
-    return site ? papcoll_algo_name(site->op, site->algo) : NULL;
+    return site ? papcoll_algo_name(site->op, current_algo(site)) : NULL;
 }
 
 int papcoll_site_algo_index(const papcoll_site_t *site)
 {
-    return site ? site->algo : PAPCOLL_ERR_INVAL;
+    return site ? current_algo(site) : PAPCOLL_ERR_INVAL;
 }
 
-int papcoll_site_set_algo(papcoll_site_t *site, const char *algo)
+const char *papcoll_site_policy(const papcoll_site_t *site)
 {
+    return site ? site->policy.text : NULL;
+}
+
+int papcoll_site_set_algo(papcoll_site_t *site, const char *policy)
+{
+    papcoll__policy_t p;
+    int rc;
+
     if (site == NULL)
         return PAPCOLL_ERR_INVAL;
     if (site->requested != site->calls)
         return PAPCOLL_ERR_STATE; /* an exchange (maybe a background part) is pending */
+    if ((rc = papcoll__policy_parse(site->op, policy, &p)) != PAPCOLL_OK)
+        return rc;
     papcoll__wait_idle(site);
-    return resolve_algo(site, algo);
+    site->policy = p;
+    return PAPCOLL_OK;
+}
+
+/* The receive buffer background parts may fill directly: a contiguous one
+ * (others are staged and unpacked at the call). */
+int papcoll_site_bind_recv(papcoll_site_t *site, void *recvbuf, int recvcount, MPI_Datatype recvtype)
+{
+    MPI_Aint lb, extent, tlb, textent;
+    int size = 0;
+
+    if (site == NULL || recvcount < 0)
+        return PAPCOLL_ERR_INVAL;
+    if (site->requested != site->calls || site->bg_started)
+        return PAPCOLL_ERR_STATE; /* a background part may be using the old binding */
+    papcoll__wait_idle(site);
+    site->bound = NULL;
+    site->bound_bytes = 0;
+    if (recvbuf == NULL)
+        return PAPCOLL_OK;
+    if (recvtype == MPI_DATATYPE_NULL || PMPI_Type_size(recvtype, &size) != MPI_SUCCESS ||
+        PMPI_Type_get_extent(recvtype, &lb, &extent) != MPI_SUCCESS ||
+        PMPI_Type_get_true_extent(recvtype, &tlb, &textent) != MPI_SUCCESS)
+        return PAPCOLL_ERR_DATATYPE;
+    if (tlb != 0 || extent != size || textent != size)
+        return PAPCOLL_OK; /* not contiguous: staged */
+    site->bound = recvbuf;
+    site->bound_bytes = (size_t)recvcount * (size_t)size;
+    return PAPCOLL_OK;
 }
 
 int papcoll_site_last_timing(const papcoll_site_t *site, papcoll_timing_t *t)
@@ -162,12 +241,18 @@ int papcoll_processing_start(papcoll_site_t *site)
     return PAPCOLL_OK;
 }
 
-/* The background part can start at the edge only when its root is known:
- * B* sites serve the root of their previous call. */
+/*
+ * The edge queues the plan job for the previous call's signature (the
+ * call's own is not known yet), and a call without an edge queues it with
+ * the same rule (call.c): so whether a background part starts, for which
+ * algorithm and root, is the same on every rank.  Before the first call no
+ * signature is known and no background part starts here.
+ */
 int papcoll_edge(papcoll_site_t *site, double fraction)
 {
+    const papcoll__sig_t *sig;
+    papcoll__selection_t s;
     double now, est;
-    int bg_root = -1;
 
     if (site == NULL || !(fraction > 0 && fraction <= 1))
         return PAPCOLL_ERR_INVAL;
@@ -179,14 +264,13 @@ int papcoll_edge(papcoll_site_t *site, double fraction)
     est = site->t_start + (now - site->t_start) / fraction;
     site->est = est;
     site->r_edge = now;
-    if (!site->ctx->has_monitor)
-        return PAPCOLL_OK; /* the collective exchanges it */
-    if ((site->flags & PAPCOLL_F_BACKGROUND) && site->last_root >= 0) {
-        bg_root = site->last_root;
-        site->bg_started = 1;
-        site->bg_root = bg_root;
-    }
-    return papcoll__request_exchange(site, est, bg_root);
+    if (!site->has_thread)
+        return PAPCOLL_OK; /* the collective exchanges it, when its algorithm needs it */
+    sig = site->last_sig.root != -2 ? &site->last_sig : NULL;
+    papcoll__select(&site->policy, site->op, sig, site->ctx->size, 1, &s);
+    site->job_plans = (papcoll_algo_flags(site->op, s.algo) & (PAPCOLL_F_NEEDS_PAT | PAPCOLL_F_BACKGROUND)) != 0;
+    papcoll__request_plan(site, &(papcoll__planreq_t){est, 1, NULL, sig, site->job_plans, sig != NULL});
+    return PAPCOLL_OK;
 }
 
 int papcoll_processing_end(papcoll_site_t *site)

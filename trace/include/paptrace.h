@@ -193,6 +193,14 @@ typedef struct {
  */
 int paptrace_read(const char *path, paptrace_file_t **out, char *err, size_t errlen);
 
+/**
+ * For programs that only read traces: call before any other libpaptrace
+ * function.  HDF5 then skips its library shutdown at exit, which after a
+ * damaged file was read may print an internal error ("infinite loop closing
+ * library") on stderr although every handle was closed.
+ */
+void paptrace_reader_only(void);
+
 void paptrace_file_free(paptrace_file_t **f);
 
 /** The site called name, or NULL. */

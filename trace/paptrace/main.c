@@ -138,6 +138,7 @@ int main(int argc, char **argv)
     int rc;
 
     /* Prolog: command, file, options. */
+    paptrace_reader_only();
     if (wants_help(argc, argv)) {
         usage();
         return argc < 2 ? 2 : 0;

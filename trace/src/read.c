@@ -28,13 +28,17 @@ typedef struct {
     char where[128]; /* object being read when something failed */
 } reader_t;
 
+/* Records where reading failed; the arguments may include r->where itself
+ * (an inner failure wrapped by an outer one). */
 static int fail_at(reader_t *r, int rc, const char *fmt, ...)
 {
+    char buf[sizeof r->where];
     va_list ap;
 
     va_start(ap, fmt);
-    vsnprintf(r->where, sizeof r->where, fmt, ap);
+    vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
+    memcpy(r->where, buf, sizeof buf);
     return rc;
 }
 
@@ -269,10 +273,13 @@ static int open_file(reader_t *r, const char *path)
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
     char why[128] = "";
 
-    if (fapl >= 0 && H5Pset_metadata_read_attempts(fapl, 4) >= 0)
+    /* Closing the file closes every object a failed read of a damaged file
+     * left open (otherwise HDF5 reports an infinite loop at exit). */
+    if (fapl >= 0 && H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) >= 0 &&
+        H5Pset_metadata_read_attempts(fapl, 4) >= 0)
         r->file = H5Fopen(path, H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, fapl);
-    if (r->file < 0)
-        r->file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (r->file < 0 && fapl >= 0)
+        r->file = H5Fopen(path, H5F_ACC_RDONLY, fapl);
     if (r->file < 0)
         H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, find_truncated, why);
     pt_close(&fapl);
@@ -407,4 +414,9 @@ const char *paptrace_algo_name(const paptrace_file_t *f, papcoll_op_t op, int al
     if (op < 0 || op >= PAPCOLL_OP_COUNT || algo < 0 || algo >= f->nalgos[op])
         return "?";
     return f->algos[op][algo];
+}
+
+void paptrace_reader_only(void)
+{
+    H5dont_atexit();
 }

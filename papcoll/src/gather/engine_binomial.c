@@ -10,6 +10,8 @@
  *     |  |
  *     5  3
  *
+ * The placement of ranks on vranks is the plan's (plan.c: classic for bnom,
+ * by predicted arrival for sbn), built once per plan, not per call.
  * Each node receives all its children at once into one buffer of span(v)
  * blocks (its subtree is the contiguous vrank range [v, v + span)), then
  * sends the buffer to its parent.  The root un-permutes vrank order into
@@ -20,22 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "papcoll_internal.h"
+#include "gather/engine.h"
 #include "sched/sched.h"
-
-int *papcoll__bn_maps(int P, int root, const int *order, int gather)
-{
-    int *m = malloc(2 * (size_t)P * sizeof(int));
-
-    if (m == NULL)
-        return NULL;
-    if (gather)
-        papcoll__bn_map_gather(P, root, order, m);
-    else
-        papcoll__bn_map_scatter(P, root, order, m);
-    papcoll__perm_invert(P, m, m + P);
-    return m;
-}
 
 static int recv_children(const papcoll__args_t *a, const int *v2r, int v, char *buf)
 {
@@ -50,10 +38,10 @@ static int recv_children(const papcoll__args_t *a, const int *v2r, int v, char *
         if (rc != PAPCOLL_OK)
             return rc;
     }
-    if ((rc = MPI_Waitall(nc, reqs, sts)) != MPI_SUCCESS)
-        return PAPCOLL__ERR(rc);
+    if ((rc = papcoll__waitall(nc, reqs, sts)) != PAPCOLL_OK)
+        return rc;
     for (i = 0; i < nc; i++) {
-        MPI_Get_count(&sts[i], MPI_BYTE, &got);
+        PMPI_Get_count(&sts[i], MPI_BYTE, &got);
         if ((size_t)got != (size_t)papcoll__bn_span(children[i], a->size) * a->bytes)
             return PAPCOLL_ERR_TRUNCATE;
     }
@@ -96,13 +84,7 @@ static int run(const papcoll__args_t *a, const int *v2r, const int *r2v)
     return rc;
 }
 
-int papcoll__gather_bn_engine(const papcoll__args_t *a, const int *order)
+int papcoll__gather_bn_engine(const papcoll__args_t *a)
 {
-    int *maps = papcoll__bn_maps(a->size, a->root, order, 1), rc;
-
-    if (maps == NULL)
-        return PAPCOLL_ERR_NOMEM;
-    rc = run(a, maps, maps + a->size);
-    free(maps);
-    return rc;
+    return run(a, a->plan->v2r, a->plan->r2v);
 }

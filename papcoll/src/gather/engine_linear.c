@@ -14,7 +14,7 @@
  */
 #include <string.h>
 
-#include "papcoll_internal.h"
+#include "gather/engine.h"
 
 /* Leaf side of LS, SLS and BSLS. */
 int papcoll__gather_ls_leaf(const papcoll__args_t *a)
@@ -43,10 +43,10 @@ int papcoll__ls_pull(MPI_Comm comm, int r, char *dst, size_t bytes, MPI_Request 
         (rc = papcoll__irecv_bytes(dst + half, bytes - half, r, PAPCOLL__TAG_SEGB, comm, req_b)) !=
             PAPCOLL_OK)
         return rc;
-    rc = bg ? papcoll__bg_waitall(1, &req_a, &st) : PAPCOLL__ERR(MPI_Wait(&req_a, &st));
+    rc = bg ? papcoll__bg_waitall(1, &req_a, &st) : PAPCOLL__ERR(PMPI_Wait(&req_a, &st));
     if (rc != PAPCOLL_OK)
         return rc;
-    MPI_Get_count(&st, MPI_BYTE, &n);
+    PMPI_Get_count(&st, MPI_BYTE, &n);
     return (size_t)n == half ? PAPCOLL_OK : PAPCOLL_ERR_TRUNCATE;
 }
 
@@ -56,7 +56,7 @@ int papcoll__ls_check_b(int n, const MPI_Status *sts, size_t bytes)
     int i, got;
 
     for (i = 0; i < n; i++) {
-        MPI_Get_count(&sts[i], MPI_BYTE, &got);
+        PMPI_Get_count(&sts[i], MPI_BYTE, &got);
         if ((size_t)got != bytes - bytes / 2)
             return PAPCOLL_ERR_TRUNCATE;
     }
@@ -66,8 +66,8 @@ int papcoll__ls_check_b(int n, const MPI_Status *sts, size_t bytes)
 /* Root side of LS / SLS: leaves pulled in the given order (NULL: ranks). */
 int papcoll__gather_ls_engine(const papcoll__args_t *a, const int *order)
 {
-    MPI_Request reqs[a->size];
-    MPI_Status sts[a->size];
+    MPI_Request *reqs = a->site->fg.reqs;
+    MPI_Status *sts = a->site->fg.sts;
     int i, r, n = 0, rc = PAPCOLL_OK;
 
     if (a->rank != a->root)
@@ -81,7 +81,7 @@ int papcoll__gather_ls_engine(const papcoll__args_t *a, const int *order)
     }
     if (rc != PAPCOLL_OK)
         return rc;
-    if ((rc = MPI_Waitall(n, reqs, sts)) != MPI_SUCCESS)
-        return PAPCOLL__ERR(rc);
+    if ((rc = papcoll__waitall(n, reqs, sts)) != PAPCOLL_OK)
+        return rc;
     return papcoll__ls_check_b(n, sts, a->bytes);
 }

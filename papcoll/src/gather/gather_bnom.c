@@ -3,9 +3,9 @@
  * root) mod P (MPICH gather_intra_binomial).  See engine_binomial.c.
  * Any P, any root.
  */
-#include "papcoll_internal.h"
+#include "gather/engine.h"
 
 int papcoll_gather_bnom(const papcoll__args_t *a)
 {
-    return papcoll__gather_bn_engine(a, NULL);
+    return papcoll__gather_bn_engine(a);
 }

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "papcoll_internal.h"
+#include "gather/engine.h"
 #include "sched/sched.h"
 
 /* Receives every child's subtree into stage[child], whichever comes first. */
@@ -26,20 +26,20 @@ static int recv_children(papcoll_site_t *site, int nc, const int *children, cons
 
     for (i = 0; i < nc; i++) {
         pending[i] = children[i];
-        site->bg.stage[children[i]].len = 0;
+        site->stage[children[i]].len = 0;
     }
     while (np > 0) {
         for (i = 0, flag = 0; i < np && !flag; i++) {
-            papcoll__stage_t *sg = &site->bg.stage[pending[i]];
-            if ((rc = MPI_Improbe(v2r[pending[i]], PAPCOLL__TAG_DATA, site->comm, &flag, &msg, &st)) !=
+            papcoll__stage_t *sg = &site->stage[pending[i]];
+            if ((rc = PMPI_Improbe(v2r[pending[i]], PAPCOLL__TAG_DATA, site->comm, &flag, &msg, &st)) !=
                 MPI_SUCCESS)
                 return PAPCOLL__ERR(rc);
             if (!flag)
                 continue;
-            MPI_Get_count(&st, MPI_BYTE, &n);
+            PMPI_Get_count(&st, MPI_BYTE, &n);
             if ((rc = papcoll__stage_reserve(sg, (size_t)n)) != PAPCOLL_OK)
                 return rc;
-            if ((rc = PAPCOLL__ERR(MPI_Imrecv(sg->buf, n, MPI_BYTE, &msg, &req))) != PAPCOLL_OK ||
+            if ((rc = PAPCOLL__ERR(PMPI_Imrecv(sg->buf, n, MPI_BYTE, &msg, &req))) != PAPCOLL_OK ||
                 (rc = papcoll__bg_wait(&req)) != PAPCOLL_OK)
                 return rc;
             sg->len = (size_t)n;
@@ -53,15 +53,11 @@ static int recv_children(papcoll_site_t *site, int nc, const int *children, cons
 
 int papcoll__gather_bsbn_bg(papcoll_site_t *site, int root)
 {
-    int P = site->ctx->size, children[32], nc, rc;
-    int *maps = papcoll__bn_maps(P, root, site->plan.order, 1);
+    int P = site->ctx->size, children[32], nc;
 
-    if (maps == NULL)
-        return PAPCOLL_ERR_NOMEM;
-    nc = papcoll__bn_children(maps[P + site->ctx->rank], P, children);
-    rc = recv_children(site, nc, children, maps);
-    free(maps);
-    return rc;
+    (void)root; /* the plan was built for it */
+    nc = papcoll__bn_children(site->plan.r2v[site->ctx->rank], P, children);
+    return recv_children(site, nc, children, site->plan.v2r);
 }
 
 /* Writes the subtree of v (own block + staged children) to rank order at
@@ -78,7 +74,7 @@ static int assemble(const papcoll__args_t *a, const int *v2r, int v, char *out)
         papcoll__copy(out, own, a->bytes);
     for (i = 0; i < nc; i++) {
         span = papcoll__bn_span(children[i], a->size);
-        sg = &a->site->bg.stage[children[i]];
+        sg = &a->site->stage[children[i]];
         if (sg->len != (size_t)span * a->bytes)
             return PAPCOLL_ERR_TRUNCATE;
         if (v != 0) {
@@ -94,13 +90,11 @@ static int assemble(const papcoll__args_t *a, const int *v2r, int v, char *out)
 
 int papcoll_gather_bsbn(const papcoll__args_t *a)
 {
-    int *maps = papcoll__bn_maps(a->size, a->root, a->plan->order, 1);
+    const int *maps = a->plan->v2r;
     int v, span, rc;
     char *out = NULL;
 
-    if (maps == NULL)
-        return PAPCOLL_ERR_NOMEM;
-    v = maps[a->size + a->rank];
+    v = a->plan->r2v[a->rank];
     span = papcoll__bn_span(v, a->size);
     rc = papcoll__wait_bg(a->site);
     if (rc == PAPCOLL_OK && v != 0 && span == 1)
@@ -116,6 +110,5 @@ int papcoll_gather_bsbn(const papcoll__args_t *a)
                                      PAPCOLL__TAG_DATA, a->comm);
         free(out);
     }
-    free(maps);
     return rc;
 }

@@ -13,13 +13,13 @@
  */
 #include <string.h>
 
-#include "papcoll_internal.h"
+#include "gather/engine.h"
 
 /* Staged pull of leaf r: A's size is learnt by probing, B (= A or A + 1
  * bytes, B = bytes - bytes/2) is posted with room for A + 1. */
 static int pull_staged(papcoll_site_t *site, int r, MPI_Request *req_b)
 {
-    papcoll__stage_t *st = &site->bg.stage[r];
+    papcoll__stage_t *st = &site->stage[r];
     size_t a_len = 0;
     int rc;
 
@@ -34,9 +34,9 @@ static int pull_staged(papcoll_site_t *site, int r, MPI_Request *req_b)
 int papcoll__gather_bsls_bg(papcoll_site_t *site, int root)
 {
     int P = site->ctx->size, i, r, n = 0, rc = PAPCOLL_OK, got;
-    MPI_Request reqs[P];
-    MPI_Status sts[P];
-    int src[P];
+    MPI_Request *reqs = site->bgw.reqs;
+    MPI_Status *sts = site->bgw.sts;
+    int *src = site->bgw.ints;
 
     if (site->ctx->rank != root)
         return PAPCOLL_OK;
@@ -54,8 +54,8 @@ int papcoll__gather_bsls_bg(papcoll_site_t *site, int root)
     if (rc != PAPCOLL_OK || site->bound)
         return rc != PAPCOLL_OK ? rc : papcoll__ls_check_b(n, sts, site->bound_bytes);
     for (i = 0; i < n; i++) {
-        MPI_Get_count(&sts[i], MPI_BYTE, &got);
-        site->bg.stage[src[i]].len_b = (size_t)got;
+        PMPI_Get_count(&sts[i], MPI_BYTE, &got);
+        site->stage[src[i]].len_b = (size_t)got;
     }
     return PAPCOLL_OK;
 }
@@ -78,7 +78,7 @@ static int place(const papcoll__args_t *a)
                 papcoll__copy(a->rbuf + off, site->bound + off, a->bytes);
             continue;
         }
-        st = &site->bg.stage[r];
+        st = &site->stage[r];
         if (st->len != a->bytes / 2 || st->len + st->len_b != a->bytes)
             return PAPCOLL_ERR_TRUNCATE;
         papcoll__copy(a->rbuf + off, st->buf, a->bytes);

@@ -6,11 +6,11 @@
  */
 #include <string.h>
 
-#include "papcoll_internal.h"
+#include "gather/engine.h"
 
 int papcoll_gather_lin(const papcoll__args_t *a)
 {
-    MPI_Request reqs[a->size];
+    MPI_Request *reqs = a->site->fg.reqs;
     int r, n = 0, rc;
 
     if (a->rank != a->root)
@@ -25,5 +25,5 @@ int papcoll_gather_lin(const papcoll__args_t *a)
         if (rc != PAPCOLL_OK)
             return rc;
     }
-    return PAPCOLL__ERR(MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE));
+    return papcoll__waitall(n, reqs, MPI_STATUSES_IGNORE);
 }

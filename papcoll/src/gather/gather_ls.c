@@ -3,7 +3,7 @@
  * linear_sync; Proficz 2020 Sect. 2.1).  See engine_linear.c for the
  * protocol and cost.  Any P, any root.
  */
-#include "papcoll_internal.h"
+#include "gather/engine.h"
 
 int papcoll_gather_ls(const papcoll__args_t *a)
 {

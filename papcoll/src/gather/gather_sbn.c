@@ -8,9 +8,9 @@
  * All ranks must use the same plan (PAPCOLL_F_AGREE).
  * Flat PAP: as bnom plus O(P log P + N) for sorting and shuffling.
  */
-#include "papcoll_internal.h"
+#include "gather/engine.h"
 
 int papcoll_gather_sbn(const papcoll__args_t *a)
 {
-    return papcoll__gather_bn_engine(a, a->plan->order);
+    return papcoll__gather_bn_engine(a);
 }

@@ -6,7 +6,7 @@
  * Flat PAP: as LS, (P-1)(3 alpha + (N/P) beta), plus O(P log P) sorting.
  * One late leaf: max(a1 - a0 + 3 alpha + (N/P) beta, r_LS) (Eq. 18).
  */
-#include "papcoll_internal.h"
+#include "gather/engine.h"
 
 int papcoll_gather_sls(const papcoll__args_t *a)
 {

@@ -11,6 +11,7 @@
  *     |  |
  *     5  3
  *
+ * The placement of ranks on vranks is the plan's (plan.c).
  * Cost: ceil(log2 P) alpha + (P-1)(N/P) beta (Proficz 2020, Eq. 7).
  * Memory: span(v) blocks per interior node; P blocks at the root when the
  * placement is not the identity (the paper's shuffle).
@@ -18,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "papcoll_internal.h"
+#include "scatter/engine.h"
 #include "sched/sched.h"
 
 /* Sends the children's ranges of buf, which holds vranks [v, v + span). */
@@ -80,13 +81,7 @@ static int run(const papcoll__args_t *a, const int *v2r, const int *r2v)
     return rc;
 }
 
-int papcoll__scatter_bn_engine(const papcoll__args_t *a, const int *order)
+int papcoll__scatter_bn_engine(const papcoll__args_t *a)
 {
-    int *maps = papcoll__bn_maps(a->size, a->root, order, 0), rc;
-
-    if (maps == NULL)
-        return PAPCOLL_ERR_NOMEM;
-    rc = run(a, maps, maps + a->size);
-    free(maps);
-    return rc;
+    return run(a, a->plan->v2r, a->plan->r2v);
 }

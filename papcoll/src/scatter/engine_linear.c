@@ -12,7 +12,7 @@
  */
 #include <string.h>
 
-#include "papcoll_internal.h"
+#include "scatter/engine.h"
 
 /* Root side: serve every leaf in order (NULL: rank order). */
 int papcoll__scatter_lin_root(const papcoll__args_t *a, const int *order)

@@ -3,9 +3,9 @@
  * root) mod P (MPICH scatter_intra_binomial).  See engine_binomial.c.
  * Any P, any root.
  */
-#include "papcoll_internal.h"
+#include "scatter/engine.h"
 
 int papcoll_scatter_bnom(const papcoll__args_t *a)
 {
-    return papcoll__scatter_bn_engine(a, NULL);
+    return papcoll__scatter_bn_engine(a);
 }

@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "papcoll_internal.h"
+#include "scatter/engine.h"
 #include "sched/sched.h"
 
 static int forward(papcoll_site_t *site, const int *v2r, int v, size_t bytes)
 {
     int P = site->ctx->size, children[32], nc = papcoll__bn_children(v, P, children), i, rc;
-    const char *buf = site->bg.stage[0].buf;
+    const char *buf = site->stage[0].buf;
     MPI_Request req;
 
     for (i = 0; i < nc; i++) {
@@ -33,12 +33,11 @@ static int forward(papcoll_site_t *site, const int *v2r, int v, size_t bytes)
 int papcoll__scatter_bsbn_bg(papcoll_site_t *site, int root)
 {
     int P = site->ctx->size, v, span, rc;
-    int *maps = papcoll__bn_maps(P, root, site->plan.order, 0);
-    papcoll__stage_t *st = &site->bg.stage[0];
+    const int *maps = site->plan.v2r;
+    papcoll__stage_t *st = &site->stage[0];
 
-    if (maps == NULL)
-        return PAPCOLL_ERR_NOMEM;
-    v = maps[P + site->ctx->rank];
+    (void)root; /* the plan was built for it */
+    v = site->plan.r2v[site->ctx->rank];
     span = papcoll__bn_span(v, P);
     st->len = 0;
     rc = PAPCOLL_OK;
@@ -48,25 +47,22 @@ int papcoll__scatter_bsbn_bg(papcoll_site_t *site, int root)
         rc = PAPCOLL_ERR_TRUNCATE;
     if (rc == PAPCOLL_OK && v != 0)
         rc = forward(site, maps, v, st->len / (size_t)span);
-    free(maps);
     return rc;
 }
 
 int papcoll_scatter_bsbn(const papcoll__args_t *a)
 {
-    int *maps = papcoll__bn_maps(a->size, a->root, a->plan->order, 0), rc;
-    papcoll__stage_t *st = &a->site->bg.stage[0];
+    const int *maps = a->plan->v2r;
+    papcoll__stage_t *st = &a->site->stage[0];
+    int rc;
 
-    if (maps == NULL)
-        return PAPCOLL_ERR_NOMEM;
     if (a->rank == a->root)
         rc = papcoll__scatter_bn_root(a, maps);
     else if ((rc = papcoll__wait_bg(a->site)) == PAPCOLL_OK) {
-        if (st->len != (size_t)papcoll__bn_span(maps[a->size + a->rank], a->size) * a->bytes)
+        if (st->len != (size_t)papcoll__bn_span(a->plan->r2v[a->rank], a->size) * a->bytes)
             rc = PAPCOLL_ERR_TRUNCATE;
         else
             papcoll__copy(a->rbuf, st->buf, a->bytes);
     }
-    free(maps);
     return rc;
 }

@@ -8,11 +8,11 @@
  */
 #include <string.h>
 
-#include "papcoll_internal.h"
+#include "scatter/engine.h"
 
 int papcoll__scatter_bsln_bg(papcoll_site_t *site, int root)
 {
-    papcoll__stage_t *st = &site->bg.stage[0];
+    papcoll__stage_t *st = &site->stage[0];
     MPI_Request req;
     MPI_Status status;
     int rc, got = 0;
@@ -26,7 +26,7 @@ int papcoll__scatter_bsln_bg(papcoll_site_t *site, int root)
     if (rc == PAPCOLL_OK)
         rc = papcoll__bg_waitall(1, &req, &status);
     if (rc == PAPCOLL_OK)
-        MPI_Get_count(&status, MPI_BYTE, &got);
+        PMPI_Get_count(&status, MPI_BYTE, &got);
     st->len = (size_t)got;
     return rc;
 }
@@ -40,9 +40,9 @@ int papcoll_scatter_bsln(const papcoll__args_t *a)
         return papcoll__scatter_lin_root(a, a->plan->order);
     if ((rc = papcoll__wait_bg(a->site)) != PAPCOLL_OK)
         return rc;
-    if (site->bg.stage[0].len != a->bytes)
+    if (site->stage[0].len != a->bytes)
         return PAPCOLL_ERR_TRUNCATE;
     if (site->bound != a->rbuf)
-        papcoll__copy(a->rbuf, site->bound ? site->bound : site->bg.stage[0].buf, a->bytes);
+        papcoll__copy(a->rbuf, site->bound ? site->bound : site->stage[0].buf, a->bytes);
     return PAPCOLL_OK;
 }

@@ -6,9 +6,9 @@
  * All ranks must use the same plan (PAPCOLL_F_AGREE).
  * Flat PAP: as bnom plus O(P log P + N) for sorting and shuffling.
  */
-#include "papcoll_internal.h"
+#include "scatter/engine.h"
 
 int papcoll_scatter_sbn(const papcoll__args_t *a)
 {
-    return papcoll__scatter_bn_engine(a, a->plan->order);
+    return papcoll__scatter_bn_engine(a);
 }

@@ -3,7 +3,7 @@
  * the blocks in predicted arrival order.  Only the root uses the order.
  * Flat PAP: as lin plus O(P log P) sorting.  See engine_linear.c.
  */
-#include "papcoll_internal.h"
+#include "scatter/engine.h"
 
 int papcoll_scatter_slin(const papcoll__args_t *a)
 {

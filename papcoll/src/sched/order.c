@@ -6,16 +6,11 @@
 
 #include "sched/sched.h"
 
-typedef struct {
-    double key;
-    int rank;
-} keyed_t;
-
 /* NaN sorts after every number; ties by rank keep the order deterministic,
  * which the agreement invariant needs. */
 static int cmp_keyed(const void *pa, const void *pb)
 {
-    const keyed_t *a = pa, *b = pb;
+    const papcoll__keyed_t *a = pa, *b = pb;
     int na = isnan(a->key), nb = isnan(b->key);
     if (na != nb)
         return na - nb;
@@ -24,26 +19,21 @@ static int cmp_keyed(const void *pa, const void *pb)
     return (a->rank > b->rank) - (a->rank < b->rank);
 }
 
-void papcoll__sort_by_key(int P, const double *key, int *order)
+void papcoll__sort_by_key(int P, const double *key, int *order, papcoll__keyed_t *work)
 {
-    keyed_t *tmp;
     int i;
 
     for (i = 0; i < P; i++)
         order[i] = i;
     if (key == NULL || P < 2)
         return;
-    tmp = malloc((size_t)P * sizeof(*tmp));
-    if (tmp == NULL)
-        return; /* rank order is a valid (unsorted) plan */
     for (i = 0; i < P; i++) {
-        tmp[i].key = key[i];
-        tmp[i].rank = i;
+        work[i].key = key[i];
+        work[i].rank = i;
     }
-    qsort(tmp, (size_t)P, sizeof(*tmp), cmp_keyed);
+    qsort(work, (size_t)P, sizeof(*work), cmp_keyed);
     for (i = 0; i < P; i++)
-        order[i] = tmp[i].rank;
-    free(tmp);
+        order[i] = work[i].rank;
 }
 
 unsigned papcoll__bitrev(unsigned v, int nbits)

@@ -1,6 +1,8 @@
 /*
  * Schedules as pure data: arrival orders and binomial trees.  No MPI here;
- * everything is unit-tested serially (tests/test_sched.c).
+ * everything is unit-tested serially (tests/test_sched.c).  The tree type
+ * with all shapes (binomial, k-nomial, k-ary, in-order, chain) is tree.h;
+ * its binomial builder reproduces the functions below exactly.
  *
  * Binomial trees are built over virtual ranks (vranks) 0..P-1 with the root
  * at vrank 0.  The tree is the "lowest set bit" binomial tree: the parent of
@@ -24,9 +26,16 @@
 #ifndef PAPCOLL_SCHED_H
 #define PAPCOLL_SCHED_H
 
+/* Workspace of papcoll__sort_by_key: P entries, allocated by the caller
+ * (plans allocate it with the site, so sorting never fails). */
+typedef struct {
+    double key;
+    int rank;
+} papcoll__keyed_t;
+
 /* Ranks sorted by key ascending, ties by rank; NaN keys sort last.
  * key == NULL gives rank order. */
-void papcoll__sort_by_key(int P, const double *key, int *order);
+void papcoll__sort_by_key(int P, const double *key, int *order, papcoll__keyed_t *work);
 
 /* Bit-reversal of v within nbits bits. */
 unsigned papcoll__bitrev(unsigned v, int nbits);

@@ -1,0 +1,74 @@
+/*
+ * Contexts (context.c): one per communicator given to papcoll_init.  Not
+ * installed.
+ *
+ * A context owns two duplicates of the user's communicator (the parents of
+ * every site's data and monitor communicators, so library traffic never
+ * matches user messages), the options, the global clock (clock.c), the
+ * tree shapes its plans share (plan.c) and rank 0's record sink (record.c).
+ */
+#ifndef PAPCOLL_CONTEXT_H
+#define PAPCOLL_CONTEXT_H
+
+#include <pthread.h>
+#include <stdio.h>
+
+#include "papcoll.h"
+#include "predict.h"
+#include "sched/tree.h"
+
+/* Turns an MPI return code into 0 or a PAPCOLL_ERR_*, naming file:line in
+ * debug output ($PAPCOLL_DEBUG). */
+#define PAPCOLL__ERR(rc) ((rc) == MPI_SUCCESS ? PAPCOLL_OK : papcoll__mpi_error((rc), __FILE__, __LINE__))
+
+/* What a call does when its algorithm cannot serve it (PAPCOLL_FALLBACK). */
+typedef enum { PAPCOLL__FB_WARN, PAPCOLL__FB_ERROR, PAPCOLL__FB_SILENT } papcoll__fallback_t;
+
+/* Tree shapes shared by every site of a context (plan.c): built once per
+ * (shape, k), immutable afterwards. */
+#define PAPCOLL__MAX_TREES 16
+typedef struct {
+    int k;
+    papcoll__tree_t tree;
+} papcoll__tree_slot_t;
+
+struct papcoll_ctx {
+    MPI_Comm comm;        /* user communicator (not owned) */
+    MPI_Comm data_comm;   /* parent of the sites' data communicators */
+    MPI_Comm mon_comm;    /* parent of the sites' monitor communicators */
+    int rank, size;
+    int quiet;
+    int has_monitor;      /* sites run monitor threads */
+    int check;            /* PAPCOLL_CHECK: agreement check at every call */
+    papcoll__fallback_t fallback;
+    papcoll__predspec_t pred;
+    char pred_text[32];
+    char policy_default[PAPCOLL_OP_COUNT][64];
+    /* The global clock (clock.c); clock_lock guards clock and clock_tref. */
+    papcoll_clock_t clock;
+    double clock_tref;      /* raw time the offset refers to */
+    pthread_mutex_t clock_lock;
+    int has_clock_lock;
+    int clock_every;        /* re-estimate every this many calls of site 0 (0: never) */
+    MPI_Comm clock_comm, node_comm, leader_comm; /* the re-estimating thread's */
+    double *clock_buf;      /* rank 0: 6 P doubles for the re-estimates' samples */
+    double skew_offset, skew_drift; /* injected by tests (PAPCOLL_TEST_CLOCK_SKEW) */
+    int skewed;
+    /* Tree shapes (plan.c); tree_lock guards the table, the trees are read-only. */
+    pthread_mutex_t tree_lock;
+    papcoll__tree_slot_t trees[PAPCOLL__MAX_TREES];
+    int ntrees;
+    papcoll_site_t *sites;  /* every live site (application thread only) */
+    int nsites;             /* sites created so far: the next site's id */
+    int tracing;            /* a sink is installed (on every rank) */
+    /* Rank 0's sink; sink_lock serialises its callbacks across monitors. */
+    pthread_mutex_t sink_lock;
+    papcoll_sink_t sink;
+    int has_sink;
+};
+
+int papcoll__mpi_error(int mpirc, const char *file, int line);
+/* One line on stderr from rank 0, unless quiet. */
+void papcoll__warn(papcoll_ctx_t *ctx, const char *fmt, ...);
+
+#endif

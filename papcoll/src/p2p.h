@@ -1,0 +1,35 @@
+/*
+ * Point-to-point helpers shared by the algorithms (p2p.c).  Not installed.
+ * Every MPI call of the library uses the profiling names (PMPI_*), so an
+ * interposer of the MPI_* names never re-enters papcoll.
+ */
+#ifndef PAPCOLL_P2P_H
+#define PAPCOLL_P2P_H
+
+#include <string.h>
+
+#include "site.h"
+
+/* Background waits: poll with a growing sleep instead of spinning. */
+int papcoll__bg_wait(MPI_Request *req);
+int papcoll__bg_waitall(int n, MPI_Request *reqs, MPI_Status *sts);
+/* Receives one message of unknown size from src, appended to st->buf at
+ * st->len; *len (may be NULL) gets its size. */
+int papcoll__bg_recv(papcoll__stage_t *st, int src, int tag, MPI_Comm comm, size_t *len);
+int papcoll__stage_reserve(papcoll__stage_t *st, size_t bytes);
+
+/* memcpy that accepts NULL pointers when n == 0 (count-0 collectives). */
+static inline void papcoll__copy(void *dst, const void *src, size_t n)
+{
+    if (n > 0)
+        memcpy(dst, src, n);
+}
+
+int papcoll__send_bytes(const void *buf, size_t bytes, int dst, int tag, MPI_Comm comm);
+int papcoll__recv_bytes(void *buf, size_t bytes, int src, int tag, MPI_Comm comm);
+int papcoll__irecv_bytes(void *buf, size_t bytes, int src, int tag, MPI_Comm comm, MPI_Request *req);
+int papcoll__isend_bytes(const void *buf, size_t bytes, int dst, int tag, MPI_Comm comm, MPI_Request *req);
+/* Waits for n requests in the foreground (MPI's own wait). */
+int papcoll__waitall(int n, MPI_Request *reqs, MPI_Status *sts);
+
+#endif

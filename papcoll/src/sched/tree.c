@@ -1,0 +1,259 @@
+/*
+ * Tree builders (shapes and cost models in tree.h).  Each builder fills
+ * every field directly from the shape's arithmetic, in one pass over the
+ * positions in ascending order and without recursion; the children of a
+ * position are appended to kids[] when that position is visited, so
+ * first[] is a running count.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "papcoll.h"
+#include "sched/sched.h"
+#include "sched/tree.h"
+
+/* Zeroes *t, checks the arguments (k_ok: the builder accepts k), then
+ * allocates the arrays in one block of 6P ints: parent[P] first[P+1]
+ * kids[P-1] lo[P] hi[P] depth[P]. */
+static int tree_init(papcoll__tree_t *t, papcoll__tree_shape_t shape, int P, int k, int k_ok)
+{
+    int *m;
+
+    if (t == NULL)
+        return PAPCOLL_ERR_INVAL;
+    memset(t, 0, sizeof(*t));
+    if (P < 1 || !k_ok)
+        return PAPCOLL_ERR_INVAL;
+    if ((size_t)P > SIZE_MAX / sizeof(int) / 6)
+        return PAPCOLL_ERR_NOMEM;
+    m = malloc(6 * (size_t)P * sizeof(int));
+    if (m == NULL)
+        return PAPCOLL_ERR_NOMEM;
+    t->P = P;
+    t->shape = shape;
+    t->k = k;
+    t->parent = m;
+    t->first = m + P;
+    t->kids = t->first + P + 1;
+    t->lo = t->kids + P - 1;
+    t->hi = t->lo + P;
+    t->depth = t->hi + P;
+    return PAPCOLL_OK;
+}
+
+void papcoll__tree_free(papcoll__tree_t *t)
+{
+    if (t == NULL)
+        return;
+    free(t->parent);
+    memset(t, 0, sizeof(*t));
+}
+
+/* Appends the children count of the last visited position and the height. */
+static void tree_close(papcoll__tree_t *t, int nkids)
+{
+    int v;
+
+    t->first[t->P] = nkids;
+    t->height = 0;
+    for (v = 0; v < t->P; v++)
+        if (t->depth[v] > t->height)
+            t->height = t->depth[v];
+}
+
+int papcoll__tree_binomial(papcoll__tree_t *t, int P)
+{
+    int v, n = 0, rc;
+
+    if ((rc = tree_init(t, PAPCOLL__TREE_BINOMIAL, P, 2, 1)) != PAPCOLL_OK)
+        return rc;
+    t->desc = 1;
+    for (v = 0; v < P; v++) {
+        t->parent[v] = papcoll__bn_parent(v);
+        t->first[v] = n;
+        n += papcoll__bn_children(v, P, t->kids + n);
+        t->lo[v] = v;
+        t->hi[v] = v + papcoll__bn_span(v, P);
+        t->depth[v] = __builtin_popcount((unsigned)v);
+    }
+    tree_close(t, n);
+    return PAPCOLL_OK;
+}
+
+/* k-nomial: v = (digits) with lowest non-zero digit d at position j has
+ * parent v - d k^j and subtree [v, v + k^j); the root's "k^j" is the
+ * smallest power of k >= P. */
+int papcoll__tree_knomial(papcoll__tree_t *t, int P, int k)
+{
+    int v, n = 0, rc;
+    int64_t unit, u, d;
+
+    if ((rc = tree_init(t, PAPCOLL__TREE_KNOMIAL, P, k, k >= 2)) != PAPCOLL_OK)
+        return rc;
+    t->desc = 1;
+    for (v = 0; v < P; v++) {
+        if (v == 0) {
+            for (unit = 1; unit < P; unit *= k)
+                ;
+            t->parent[v] = -1;
+            t->depth[v] = 0;
+        } else {
+            for (unit = 1; (v / unit) % k == 0; unit *= k)
+                ;
+            t->parent[v] = (int)(v - (v / unit) % k * unit);
+            t->depth[v] = t->depth[t->parent[v]] + 1;
+        }
+        t->first[v] = n;
+        for (u = unit / k; u >= 1; u /= k) {
+            d = (P - 1 - v) / u < k - 1 ? (P - 1 - v) / u : k - 1;
+            for (; d >= 1; d--)
+                t->kids[n++] = (int)(v + d * u);
+        }
+        t->lo[v] = v;
+        t->hi[v] = (int)(v + unit < P ? v + unit : P);
+    }
+    tree_close(t, n);
+    return PAPCOLL_OK;
+}
+
+/* Size of the subtree of heap index h in the complete k-ary tree of P
+ * nodes: level by level its heap indices form one range [a, b]. */
+static int heap_size(int64_t h, int P, int k)
+{
+    int64_t a = h, b = h, s = 0;
+
+    if (k == 1)
+        return (int)(P - h);
+    while (a < P) {
+        b = b < P - 1 ? b : P - 1;
+        s += b - a + 1;
+        a = a * k + 1;
+        b = b * k + k;
+    }
+    return (int)s;
+}
+
+/* Complete k-ary tree in pre-order.  Visiting positions in ascending order
+ * reaches every parent before its children; until position v is visited,
+ * depth[v] holds v's heap index, which gives its children's heap indices
+ * (h k + 1 .. h k + k) and subtree sizes. */
+int papcoll__tree_kary(papcoll__tree_t *t, int P, int k)
+{
+    int v, n = 0, rc, c;
+    int64_t h, hc;
+
+    if ((rc = tree_init(t, PAPCOLL__TREE_KARY, P, k, k >= 1)) != PAPCOLL_OK)
+        return rc;
+    t->parent[0] = -1;
+    t->depth[0] = 0;
+    t->hi[0] = P;
+    for (v = 0; v < P; v++) {
+        h = t->depth[v];
+        t->first[v] = n;
+        t->lo[v] = v;
+        c = v + 1;
+        for (hc = h * k + 1; hc <= h * k + k && hc < P; hc++) {
+            t->kids[n++] = c;
+            t->parent[c] = v;
+            t->depth[c] = (int)hc;
+            t->hi[c] = c + heap_size(hc, P, k);
+            c = t->hi[c];
+        }
+        t->depth[v] = v == 0 ? 0 : t->depth[t->parent[v]] + 1;
+    }
+    tree_close(t, n);
+    return PAPCOLL_OK;
+}
+
+static int mid(int a, int b)
+{
+    return a + (b - a) / 2;
+}
+
+/* In-order tree: v's place is found by descending from the root through
+ * the ranges (O(log P) per position); its children are the middles of
+ * [lo, v) and [v+1, hi). */
+int papcoll__tree_inorder(papcoll__tree_t *t, int P)
+{
+    int v, n = 0, rc, a, b, x;
+
+    if ((rc = tree_init(t, PAPCOLL__TREE_INORDER, P, 2, 1)) != PAPCOLL_OK)
+        return rc;
+    t->root = mid(0, P);
+    for (v = 0; v < P; v++) {
+        a = 0, b = P, x = t->root;
+        t->parent[v] = -1;
+        t->depth[v] = 0;
+        while (x != v) {
+            t->parent[v] = x;
+            t->depth[v]++;
+            if (v < x)
+                b = x;
+            else
+                a = x + 1;
+            x = mid(a, b);
+        }
+        t->lo[v] = a;
+        t->hi[v] = b;
+        t->first[v] = n;
+        if (a < v)
+            t->kids[n++] = mid(a, v);
+        if (v + 1 < b)
+            t->kids[n++] = mid(v + 1, b);
+    }
+    tree_close(t, n);
+    return PAPCOLL_OK;
+}
+
+int papcoll__tree_chain(papcoll__tree_t *t, int P)
+{
+    int v, rc;
+
+    if ((rc = tree_init(t, PAPCOLL__TREE_CHAIN, P, 1, 1)) != PAPCOLL_OK)
+        return rc;
+    for (v = 0; v < P; v++) {
+        t->parent[v] = v - 1;
+        t->first[v] = v;
+        if (v + 1 < P)
+            t->kids[v] = v + 1;
+        t->lo[v] = v;
+        t->hi[v] = P;
+        t->depth[v] = v;
+    }
+    tree_close(t, P - 1);
+    return PAPCOLL_OK;
+}
+
+int papcoll__tree_build(papcoll__tree_t *t, papcoll__tree_shape_t shape, int P, int k)
+{
+    switch (shape) {
+    case PAPCOLL__TREE_BINOMIAL:
+        return papcoll__tree_binomial(t, P);
+    case PAPCOLL__TREE_KNOMIAL:
+        return papcoll__tree_knomial(t, P, k);
+    case PAPCOLL__TREE_KARY:
+        return papcoll__tree_kary(t, P, k);
+    case PAPCOLL__TREE_INORDER:
+        return papcoll__tree_inorder(t, P);
+    case PAPCOLL__TREE_CHAIN:
+        return papcoll__tree_chain(t, P);
+    default:
+        if (t != NULL)
+            memset(t, 0, sizeof(*t));
+        return PAPCOLL_ERR_INVAL;
+    }
+}
+
+const char *papcoll__tree_shape_name(papcoll__tree_shape_t shape)
+{
+    static const char *const names[] = {
+#define PAPCOLL__TREE_NAME(e, name) name,
+        PAPCOLL__TREE_SHAPES(PAPCOLL__TREE_NAME)
+#undef PAPCOLL__TREE_NAME
+    };
+
+    if ((int)shape < 0 || shape >= PAPCOLL__TREE_NSHAPES)
+        return NULL;
+    return names[shape];
+}

@@ -1,0 +1,124 @@
+/*
+ * Call sites (site.c): one collective of the program's iteration, with its
+ * policy, predictor, plan, monitor thread and record batch.  Not installed.
+ *
+ * Threads: the application thread calls the public API; the site's monitor
+ * thread (monitor.c) runs its exchanges, plans and background parts.  They
+ * share a site's state only under site->lock (the job ring, the plan, the
+ * background result); the monitor uses MPI only on the site's communicators.
+ * Everything the monitor path needs is allocated with the site: a rank that
+ * ran out of memory in the middle of an exchange would leave the others
+ * waiting in it.
+ */
+#ifndef PAPCOLL_SITE_H
+#define PAPCOLL_SITE_H
+
+#include <pthread.h>
+
+#include "args.h"
+#include "context.h"
+#include "plan.h"
+#include "predict.h"
+#include "record.h"
+#include "select.h"
+
+/* Message tags on a site's data communicator. */
+enum {
+    PAPCOLL__TAG_DATA = 1,  /* foreground block transfers */
+    PAPCOLL__TAG_SYNC = 2,  /* linear synchronized: root's "send now" */
+    PAPCOLL__TAG_SEGA = 3,  /* linear synchronized: first segment */
+    PAPCOLL__TAG_SEGB = 4   /* linear synchronized: second segment */
+};
+
+/* One rank's contribution to an exchange. */
+enum { PAPCOLL__X_EST, PAPCOLL__X_ARRIVAL, PAPCOLL__X_EXIT, PAPCOLL__X_ITER, PAPCOLL__XCHG };
+
+/* Per-source receive buffer of a background part (reused across calls). */
+typedef struct {
+    char *buf;
+    size_t cap;
+    size_t len;      /* bytes received */
+    size_t len_b;    /* linear synchronized: bytes of segment B (after len) */
+} papcoll__stage_t;
+
+/* Work arrays of P entries, one set per thread (foreground, background). */
+typedef struct {
+    MPI_Request *reqs;
+    MPI_Status *sts;
+    int *ints;
+} papcoll__ws_t;
+
+/* A job of the monitor thread; the site holds a ring of them. */
+typedef enum { PAPCOLL__JOB_PLAN, PAPCOLL__JOB_SHIP, PAPCOLL__JOB_CLOCK } papcoll__job_kind_t;
+typedef struct {
+    papcoll__job_kind_t kind;
+    int iter;                      /* call index served */
+    int xchg;                      /* PLAN: exchange rec first (else: plan from pat) */
+    double rec[PAPCOLL__XCHG];
+    double *pat;                   /* PLAN without exchange: [P] (site-owned), has_pat */
+    int has_pat;
+    int has_sig;
+    papcoll__sig_t sig;            /* PLAN: the signature to select and plan for */
+    int plan;                      /* PLAN: select and plan (else: exchange only) */
+    int bg;                        /* PLAN: run the background part afterwards */
+    papcoll__batch_t batch;        /* SHIP: a copy of the full batch */
+} papcoll__job_t;
+#define PAPCOLL__JOBS 8
+
+struct papcoll_site {
+    papcoll_ctx_t *ctx;
+    papcoll_site_t *next; /* in ctx->sites */
+    int id;               /* creation index in the context */
+    char name[64];
+    papcoll_op_t op;
+    papcoll__policy_t policy;
+    MPI_Comm comm;        /* data communicator of this site */
+    MPI_Comm mcomm;       /* monitor communicator of this site */
+    MPI_Comm ccomm;       /* agreement checks (PAPCOLL_CHECK), else MPI_COMM_NULL */
+    papcoll__predictor_t predictor;
+    /* Application thread only. */
+    int calls;            /* collectives completed */
+    int requested;        /* exchanges requested (by an edge or a call) */
+    int bg_started;       /* a background part was queued for the pending call */
+    int bg_algo, bg_root; /* what it serves */
+    int job_plans;        /* the pending call's plan job selects and plans */
+    papcoll__sig_t last_sig; /* signature of the previous call (root -2: none yet) */
+    int last_algo;        /* algorithm of the previous call (-1: none) */
+    int warned;           /* the fallback warning was printed */
+    double t_start;       /* processing start (NaN: not started) */
+    double est;           /* edge estimate of the pending call (NaN: none) */
+    double last_arrival, last_exit;
+    papcoll_timing_t timing;
+    double r_cstart, r_edge, r_cend; /* monitor API times of the pending call */
+    papcoll__batch_t batch;          /* records not yet shipped (record.c) */
+    papcoll__recv_t recv;            /* rank 0 while tracing (record.c) */
+    papcoll__ws_t fg;                /* the foreground's work arrays */
+    double *pat_copy;                /* [P] explicit PAT of the pending call */
+    /* The monitor thread and what it shares under lock. */
+    int has_thread;
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;  /* jobs queued / jobs done */
+    papcoll__job_t jobs[PAPCOLL__JOBS];
+    int job_head, njobs;  /* ring: the next job to run, jobs queued or running */
+    int stop;
+    int done_iter;        /* call index whose plan job finished */
+    int job_rc;           /* its status */
+    int mon_bg;           /* call index for which it started a background part */
+    int bg_iter;          /* call index whose background part finished */
+    int bg_rc;
+    papcoll__plan_t plan;
+    papcoll__selection_t sel; /* the plan's selection */
+    int pred_ok;          /* pred holds the last exchange's prediction */
+    /* Monitor side (or the calling thread without a monitor). */
+    double *xchg;         /* PAPCOLL__XCHG doubles per rank: the last exchange */
+    double *pred;         /* [P] predicted offsets of the last exchange */
+    papcoll__stage_t *stage; /* [P] background receive buffers */
+    papcoll__ws_t bgw;    /* the background's work arrays */
+    /* Bound receive buffer (papcoll_site_bind_recv), read by background parts:
+     * one rank's block (gather root: P blocks at bound + r * bound_bytes). */
+    char *bound;
+    size_t bound_bytes;
+};
+
+#endif

@@ -68,7 +68,8 @@ expect_error "unknown problem" "two-stream, landau or beam" 0 --problem weibel
 expect_error "grid not a multiple of P" "NX must be a multiple of P" 3 --grid 64x4
 expect_error "bad grid" "NXxNY" 0 --grid 64
 expect_error "bad composite" "zbuffer or over" 0 --composite max
-expect_error "bad composite algorithm" "mpi or icet:" 0 --composite-algo binomial
+expect_error "bad composite algorithm" "reduce algorithm \\(mpi.*or icet:" 0 --composite-algo nosuch
+expect_error "unknown compositing policy" "--composite-algo 'fixed:nosuch'" 2 --composite-algo fixed:nosuch --steps 1
 expect_error "bad image" "WxH" 0 --image 5000x10
 expect_error "bad dt" "time step" 0 --dt 3
 expect_error "bad frames" "on or off" 0 --frames maybe
@@ -116,13 +117,15 @@ if expect_ok "beam P=4" 4 --problem beam --particles 40000 --grid 64x8 --steps 2
         fail "beam: expected max/mean particles > 1.5 and a moving heaviest rank (steps.csv)"
 fi
 
-# --- compositing: the same frame whatever the algorithm ---
+# --- compositing: the same frame whatever the algorithm (every papcoll reduce algorithm, IceT's) ---
+reduce_algos=$(sed -n '/^compositing algorithms/,/^$/p' <("$PIC" --help) | awk '/^  [a-z]/ && $1 !~ /^icet:/ {print $1}')
+[[ $reduce_algos == *mpi* ]] || fail "no reduce algorithms in --help"
 frame_args=(--problem landau --particles 20000 --grid 66x4 --steps 20 --frame-every 10 --image 160x120)
 for mode in zbuffer over; do
     tol=0
     [[ $mode == over ]] && tol=1
-    algos="mpi"
-    [[ $icet == 1 ]] && algos="mpi icet:radixk icet:bswap icet:tree icet:automatic"
+    algos=$reduce_algos
+    [[ $icet == 1 ]] && algos="$algos icet:radixk icet:bswap icet:tree icet:automatic"
     for a in $algos; do
         if expect_ok "frames $mode $a" 3 "${frame_args[@]}" --composite "$mode" --composite-algo "$a"; then
             mv "$TMP/out/frames" "$TMP/frames-$mode-${a/:/-}"
@@ -160,8 +163,9 @@ if expect_ok "INI, snapshots, trace" 4 --config "$TMP/run.ini" --gather-algo sls
     fi
     if [[ -x $OUTDIR/bin/paptrace ]]; then
         "$OUTDIR/bin/paptrace" info "$TMP/run.h5" >"$TMP/info.log" 2>&1
-        grep -qE 'pic-charge +gather .* 21 ' "$TMP/info.log" && grep -qE 'pic-field +scatter .* 21 ' "$TMP/info.log" ||
-            { fail "--trace: paptrace info does not show 21 calls of pic-charge and pic-field"; cat "$TMP/info.log"; }
+        grep -qE 'pic-charge +gather .* 21 ' "$TMP/info.log" && grep -qE 'pic-field +scatter .* 21 ' "$TMP/info.log" &&
+            grep -qE 'pic-image +reduce .* 2 ' "$TMP/info.log" ||
+            { fail "--trace: paptrace info does not show pic-charge, pic-field (21 calls) and pic-image (2)"; cat "$TMP/info.log"; }
     fi
 fi
 

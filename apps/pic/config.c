@@ -43,7 +43,8 @@ static const cli_option_t option_table[O_COUNT] = {
     [O_DT] = {"dt", "DT", "time step in 1/omega_p (default: the problem's)"},
     [O_THREADS] = {"threads", "T", "OpenMP threads per rank for the push (default 1)"},
     [O_COMPOSITE] = {"composite", "OP", "zbuffer | over: the compositing operation (default zbuffer)"},
-    [O_COMPOSITE_ALGO] = {"composite-algo", "NAME", "compositing algorithm, see below (default mpi)"},
+    [O_COMPOSITE_ALGO] = {"composite-algo", "NAME",
+                          "compositing: a papcoll reduce algorithm or icet:S, see below (default: library's)"},
     [O_FRAME_EVERY] = {"frame-every", "K", "render and composite every K steps, 0: never (default: problem's)"},
     [O_FRAMES] = {"frames", "on|off", "write the composited frames as PNG to OUT/frames/ (default on)"},
     [O_IMAGE] = {"image", "WxH", "image size in pixels (default 512x512)"},
@@ -133,13 +134,18 @@ static int parse_problem(pic_config_t *cfg, const cli_option_t *o, char *err, si
     return PIC_CONFIG_OK;
 }
 
+/*
+ * icet:NAME, a papcoll reduce algorithm, or (left to papcoll_site_create,
+ * which knows them) a policy of the library such as "fixed:NAME".
+ */
 static int parse_composite_algo(pic_config_t *cfg, const cli_option_t *o, char *err, size_t errlen)
 {
     const char *a = o[O_COMPOSITE_ALGO].value;
+    char valid[256], expected[400];
 
     cfg->composite_algo = a;
     cfg->icet = -1;
-    if (a == NULL || strcmp(a, "mpi") == 0)
+    if (a == NULL || papcoll_algo_find(PAPCOLL_OP_REDUCE, a) >= 0)
         return PIC_CONFIG_OK;
     if (strncmp(a, "icet:", 5) == 0 && pic_icet_find(a + 5) >= 0) {
         if (!pic_icet_available()) {
@@ -150,7 +156,11 @@ static int parse_composite_algo(pic_config_t *cfg, const cli_option_t *o, char *
         cfg->icet = pic_icet_find(a + 5);
         return PIC_CONFIG_OK;
     }
-    return fail(cfg, o, O_COMPOSITE_ALGO, "mpi or icet:radixk|bswap|tree|automatic", err, errlen);
+    if (strchr(a, ':') != NULL && strncmp(a, "icet:", 5) != 0)
+        return PIC_CONFIG_OK; /* a policy: papcoll_site_create decides */
+    snprintf(expected, sizeof expected, "a reduce algorithm (%s) or icet:radixk|bswap|tree|automatic",
+             papcoll_algo_list(PAPCOLL_OP_REDUCE, valid, sizeof valid));
+    return fail(cfg, o, O_COMPOSITE_ALGO, expected, err, errlen);
 }
 
 /* Rendering and compositing. */
@@ -294,7 +304,11 @@ int pic_config_parse(int argc, char **argv, int nprocs, pic_config_t *cfg, char 
 
 const char *pic_config_composite_algo(const pic_config_t *cfg)
 {
-    return cfg->composite_algo != NULL ? cfg->composite_algo : "mpi";
+    const char *env = getenv("PAPCOLL_REDUCE_ALGORITHM");
+
+    if (cfg->composite_algo != NULL)
+        return cfg->composite_algo;
+    return env != NULL && *env ? env : "default";
 }
 
 void pic_config_text(const pic_config_t *cfg, char *buf, size_t len)
@@ -320,10 +334,13 @@ void pic_config_text(const pic_config_t *cfg, char *buf, size_t len)
 
 static void usage_algorithms(void)
 {
-    int i, n = pic_icet_count();
+    int i, n = pic_icet_count(), nr = papcoll_algo_count(PAPCOLL_OP_REDUCE);
 
-    printf("\ncompositing algorithms (--composite-algo):\n"
-           "  mpi             the MPI library's MPI_Reduce with the pixel operation\n");
+    printf("\ncompositing algorithms (--composite-algo; papcoll reduce site 'pic-image', `over` needs an\n"
+           "ORDERED one, others fall back; default: $PAPCOLL_REDUCE_ALGORITHM, then the library's):\n");
+    for (i = 0; i < nr; i++)
+        printf("  %-15s %s%s\n", papcoll_algo_name(PAPCOLL_OP_REDUCE, i), papcoll_algo_summary(PAPCOLL_OP_REDUCE, i),
+               papcoll_algo_flags(PAPCOLL_OP_REDUCE, i) & PAPCOLL_F_ORDERED ? " (ordered)" : "");
     for (i = 0; i < n; i++)
         printf("  icet:%-10s IceT icetCompositeImage, %s%s\n", pic_icet_name(i), pic_icet_summary(i),
                pic_icet_available() ? "" : " (not built in)");

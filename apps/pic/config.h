@@ -32,7 +32,7 @@ typedef struct {
     double dt;
     int threads;
     pic_composite_mode_t composite;
-    const char *composite_algo; /* as given, NULL: the default */
+    const char *composite_algo; /* as given (a reduce algorithm or policy, icet:S), NULL: the library's default */
     int icet;                   /* >= 0: IceT strategy (composite-algo icet:NAME) */
     long frame_every;           /* composite every K steps (0: never) */
     int frames;                 /* write PNG frames (needs out_dir) */
@@ -61,7 +61,7 @@ void pic_config_text(const pic_config_t *cfg, char *buf, size_t len);
 /* Usage text to stdout. */
 void pic_config_usage(void);
 
-/* Name of the compositing algorithm in use ("mpi", "icet:radixk", ...). */
+/* The compositing algorithm asked for: --composite-algo, else $PAPCOLL_REDUCE_ALGORITHM, else "default". */
 const char *pic_config_composite_algo(const pic_config_t *cfg);
 
 void pic_config_free(pic_config_t *cfg);

@@ -73,7 +73,7 @@ typedef struct {
     double *gathered, *scatter_out; /* rank 0: P blocks each */
     pic_solver_t solver;            /* rank 0 */
     papcoll_ctx_t *ctx;
-    papcoll_site_t *gather, *scatter, *image; /* image: NULL until papcoll has reduce */
+    papcoll_site_t *gather, *scatter, *image; /* image: the compositing reduce (NULL: IceT or no frames) */
     papcoll_clock_t clock;
     paptrace_t *trace;
     pic_renderer_t render;

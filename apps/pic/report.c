@@ -49,6 +49,12 @@ static const char *site_algo(papcoll_site_t *s)
     return s != NULL ? papcoll_site_algo(s) : "-";
 }
 
+/* The compositing algorithm that ran: the reduce site's (after any fallback) or IceT's. */
+static const char *composite_ran(const pic_t *f)
+{
+    return f->image != NULL ? papcoll_site_algo(f->image) : f->icet != NULL ? f->cfg->composite_algo : "-";
+}
+
 void pic_report_config(const pic_t *f)
 {
     const pic_config_t *c = f->cfg;
@@ -75,9 +81,10 @@ void pic_report_config(const pic_t *f)
            papcoll_has_monitor(f->ctx) ? "running" : "not running",
            f->thread_level == MPI_THREAD_MULTIPLE ? "" : " (no MPI_THREAD_MULTIPLE)");
     if (c->frame_every > 0)
-        printf("  compositing  %s of %dx%d images every %ld steps, %s; frames %s%s\n",
+        printf("  compositing  %s of %dx%d images every %ld steps, %s %s (asked: %s); frames %s%s\n",
                c->composite == PIC_COMPOSITE_OVER ? "over (rank order, front to back)" : "zbuffer", c->width,
-               c->height, c->frame_every, pic_config_composite_algo(c),
+               c->height, c->frame_every, f->image != NULL ? "papcoll reduce site 'pic-image'," : "IceT",
+               composite_ran(f), pic_config_composite_algo(c),
                !c->frames ? "off" : c->out_dir ? c->out_dir : "not written (no --out)",
                c->frames && c->out_dir ? "/frames/" : "");
     else
@@ -400,6 +407,7 @@ static void json_body(json_t *j, const pic_t *f, const summary_t *s)
     json_int(j, "threads", c->threads);
     json_string(j, "composite", c->composite == PIC_COMPOSITE_OVER ? "over" : "zbuffer");
     json_string(j, "composite_algo", pic_config_composite_algo(c));
+    json_string(j, "composite_ran_as", composite_ran(f));
     json_string(j, "gather_algo", site_algo(f->gather));
     json_string(j, "scatter_algo", site_algo(f->scatter));
     json_int(j, "width", c->width);
@@ -529,11 +537,11 @@ static void print_summary_line(const pic_t *f, const summary_t *s)
 {
     const pic_config_t *c = f->cfg;
 
-    printf("\nsummary: app=pic problem=%s P=%d steps=%ld particles=%lld composite=%s composite_algo=%s "
+    printf("\nsummary: app=pic problem=%s P=%d steps=%ld particles=%lld composite=%s composite_algo=%s ran_as=%s "
            "gather=%s scatter=%s total_time=%.4f gather_ms=%.4f scatter_ms=%.4f composite_ms=%.4f "
            "load_max=%.3f validation=%s\n",
            f->pb.info->name, f->nprocs, f->done, f->pb.n_total, c->composite == PIC_COMPOSITE_OVER ? "over" : "zbuffer",
-           pic_config_composite_algo(c), site_algo(f->gather), site_algo(f->scatter), f->total_time,
+           pic_config_composite_algo(c), composite_ran(f), site_algo(f->gather), site_algo(f->scatter), f->total_time,
            1e3 * s->site[0].rt.mean, 1e3 * s->site[1].rt.mean, 1e3 * s->site[2].rt.mean, s->ld.max,
            s->passed ? "PASSED" : "FAILED");
 }

@@ -136,7 +136,13 @@ static int start_icet(pic_t *f)
 /* One line naming what the user gave when papcoll refuses it. */
 static void papcoll_error(const pic_t *f, const char *what, int rc)
 {
-    if (rc == PAPCOLL_ERR_ALGO)
+    char valid[256];
+
+    if ((rc == PAPCOLL_ERR_ALGO || rc == PAPCOLL_ERR_POLICY) && strcmp(what, "--composite-algo") == 0)
+        fprintf(stderr, "pic: --composite-algo '%s': %s (reduce algorithms: %s)\n",
+                pic_config_composite_algo(f->cfg), papcoll_strerror(rc),
+                papcoll_algo_list(PAPCOLL_OP_REDUCE, valid, sizeof valid));
+    else if (rc == PAPCOLL_ERR_ALGO || rc == PAPCOLL_ERR_POLICY)
         fprintf(stderr, "pic: %s: unknown algorithm from $PAPCOLL_GATHER_ALGORITHM / $PAPCOLL_SCATTER_ALGORITHM "
                         "or the papcoll configuration\n",
                 what);
@@ -160,16 +166,21 @@ static int start_papcoll(pic_t *f)
         rc = papcoll_site_create(f->ctx, "pic-charge", PAPCOLL_OP_GATHER, c->gather_algo, &f->gather);
     if (rc == PAPCOLL_OK && (what = "field scatter site") != NULL)
         rc = papcoll_site_create(f->ctx, "pic-field", PAPCOLL_OP_SCATTER, c->scatter_algo, &f->scatter);
+    /* The compositing reduction, unless IceT composites. */
+    if (rc == PAPCOLL_OK && c->frame_every > 0 && c->icet < 0 && (what = "--composite-algo") != NULL)
+        rc = papcoll_site_create(f->ctx, "pic-image", PAPCOLL_OP_REDUCE, c->composite_algo, &f->image);
     /* Persistent receive buffers: the root's charge blocks, the other ranks' field block. */
     if (rc == PAPCOLL_OK && f->rank == 0)
         rc = papcoll_site_bind_recv(f->gather, f->gathered, gb, MPI_DOUBLE);
     if (rc == PAPCOLL_OK && f->rank != 0)
         rc = papcoll_site_bind_recv(f->scatter, f->efield, sb, MPI_DOUBLE);
     if (rc != PAPCOLL_OK) {
-        if (f->rank == 0 || rc != PAPCOLL_ERR_ALGO)
+        if (f->rank == 0 || (rc != PAPCOLL_ERR_ALGO && rc != PAPCOLL_ERR_POLICY))
             papcoll_error(f, what, rc);
-        return rc == PAPCOLL_ERR_ALGO || rc == PAPCOLL_ERR_CONFIG || rc == PAPCOLL_ERR_PREDICTOR ? STATUS_USAGE
-                                                                                                : STATUS_FAILED;
+        return rc == PAPCOLL_ERR_ALGO || rc == PAPCOLL_ERR_POLICY || rc == PAPCOLL_ERR_CONFIG ||
+                       rc == PAPCOLL_ERR_PREDICTOR
+                   ? STATUS_USAGE
+                   : STATUS_FAILED;
     }
     papcoll_clock_info(f->ctx, &f->clock);
     return STATUS_OK;

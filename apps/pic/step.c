@@ -10,7 +10,7 @@
  *   every K steps:
  *                [PAT window of the compositing]
  *                  render first half  -- edge --  second half (+ depth sort for over)
- *                composite onto rank 0 (MPI_Reduce with the pixel op, or IceT)
+ *                papcoll_reduce(images -> rank 0, the pixel op), or IceT
  *                rank 0 writes the PNG
  *   every M steps: openPMD snapshot (snapshot.c)
  *
@@ -249,25 +249,29 @@ static void render_phase(pic_t *f, long k)
     f->render_share = share(t1 - t0, t2 - t0);
 }
 
-/* The images onto rank 0's frame. */
+/* The images onto rank 0's frame: the papcoll reduce site, or IceT. */
 static void composite_phase(pic_t *f, long k)
 {
     const pic_config_t *c = f->cfg;
     int npix = c->width * c->height, zb = c->composite == PIC_COMPOSITE_ZBUFFER, rc;
     double *r = &f->rec[k * REC_FIELDS];
+    papcoll_timing_t tm;
 
+    if (f->image != NULL) {
+        rc = papcoll_reduce(f->image, f->render.image, f->rank == 0 ? f->frame : NULL, npix,
+                            zb ? f->ops.ztype : f->ops.otype, zb ? f->ops.zop : f->ops.oop, 0);
+        if (rc != PAPCOLL_OK)
+            pic_die(f, k, "papcoll_reduce", rc);
+        papcoll_site_last_timing(f->image, &tm);
+        r[REC_C_ARR] = tm.arrival;
+        r[REC_C_EXIT] = tm.exit;
+        return;
+    }
     r[REC_C_ARR] = papcoll_wtime(f->ctx);
-    if (f->icet != NULL)
-        rc = pic_icet_composite(f->icet, f->render.image, f->frame);
-    else
-        rc = MPI_Reduce(f->render.image, f->frame, npix, zb ? f->ops.ztype : f->ops.otype,
-                        zb ? f->ops.zop : f->ops.oop, 0, MPI_COMM_WORLD) == MPI_SUCCESS
-                 ? 0
-                 : -1;
+    rc = pic_icet_composite(f->icet, f->render.image, f->frame);
     r[REC_C_EXIT] = papcoll_wtime(f->ctx);
     if (rc != 0) {
-        fprintf(stderr, "pic: rank %d: compositing failed at step %ld (%s)\n", f->rank, k + 1,
-                pic_config_composite_algo(c));
+        fprintf(stderr, "pic: rank %d: IceT compositing failed at step %ld\n", f->rank, k + 1);
         MPI_Abort(MPI_COMM_WORLD, STATUS_FAILED);
     }
 }

@@ -19,11 +19,14 @@ ifeq ($(shell echo '$(VERSION)' | grep -xE '[0-9]+\.[0-9]+\.[0-9]+'),)
 $(error cannot read PAPCOLL_VERSION_MAJOR/MINOR/PATCH from papcoll/include/papcoll.h (got '$(VERSION)'))
 endif
 
-# Libraries from pkg-config (Debian: libinih-dev libfftw3-dev libhdf5-dev).
+# Libraries from pkg-config (Debian: libinih-dev libfftw3-dev libhdf5-dev libpng-dev).
+# papcoll and apps/common need libinih; the programs FFTW (fft: single, pic:
+# double) and libpng (pic); trace alone sees HDF5's headers.
 INIH_CFLAGS := $(shell pkg-config --cflags inih 2>/dev/null)
-FFTW_CFLAGS := $(shell pkg-config --cflags fftw3f 2>/dev/null)
+APP_PKGS  := fftw3f fftw3 libpng
+APP_CFLAGS := $(shell pkg-config --cflags $(APP_PKGS) 2>/dev/null)
 HDF5_CFLAGS := $(shell pkg-config --cflags hdf5 2>/dev/null)
-PKG_LIBS  := $(shell pkg-config --libs inih fftw3f 2>/dev/null)
+PKG_LIBS  := $(shell pkg-config --libs inih $(APP_PKGS) 2>/dev/null)
 HDF5_LIBS := $(shell pkg-config --libs hdf5 2>/dev/null)
 
 CFLAGS    := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -fPIC -pthread -fopenmp $(OPT) $(SAN)
@@ -43,8 +46,8 @@ LIB_LIBS  := $(shell pkg-config --libs inih 2>/dev/null) -lm
 INC_PAPCOLL := -Ipapcoll/include -Ipapcoll/src $(INIH_CFLAGS)
 INC_TRACE   := -Ipapcoll/include -Itrace/include $(HDF5_CFLAGS)
 INC_COMMON  := -Iapps/common -Itrace/include $(INIH_CFLAGS)
-INC_PROGRAM := -Iapps/common -Itrace/include -Ipapcoll/include $(FFTW_CFLAGS)
-INC_TESTS   := -Ipapcoll/include -Ipapcoll/src -Itrace/include -Iapps/common $(FFTW_CFLAGS)
+INC_PROGRAM := -Iapps/common -Itrace/include -Ipapcoll/include $(APP_CFLAGS)
+INC_TESTS   := -Ipapcoll/include -Ipapcoll/src -Itrace/include -Iapps/common $(APP_CFLAGS)
 INTERNAL_PROGRAMS := papcoll-sched
 
 LIB_SRC   := $(sort $(wildcard papcoll/src/*.c papcoll/src/*/*.c))
@@ -83,6 +86,24 @@ $(OUT)/bin/$(1): $(OBJ)/apps/$(1)/main.o $(OBJ)/apps/$(1)/lib$(1).a $(LINK_LIBS)
 endef
 $(foreach p,$(PROGRAMS),$(eval $(call PROGRAM_RULES,$(p))))
 $(foreach p,$(INTERNAL_PROGRAMS),$(eval $(OBJ)/apps/$(p)/%.o: INC_PROGRAM += -Ipapcoll/src))
+
+# IceT, the optional peer of pic's compositing: the two libraries and headers
+# that jobs/icet-fetch takes from Debian's paraview packages.  Only pic's
+# icet.o sees the headers and only bin/pic links the libraries (by rpath);
+# without them pic refuses icet:* names and says how to get them.
+ICET_DIR  ?= $(CURDIR)/build/icet
+ICET_HDR  := $(wildcard $(ICET_DIR)/include/IceT.h)
+ifneq ($(ICET_HDR),)
+$(patsubst ./%,%,$(OBJ)/apps/pic/icet.o): CFLAGS += -DPIC_HAVE_ICET -I$(ICET_DIR)/include
+$(OBJ)/apps/pic/icet.o: $(ICET_HDR)
+$(patsubst ./%,%,$(OUT)/bin/pic): LDLIBS += -L$(ICET_DIR)/lib -Wl,-rpath,$(ICET_DIR)/lib -lvtkIceTMPI -lvtkIceTCore
+else
+$(patsubst ./%,%,$(OUT)/bin/pic): | icet-note
+endif
+
+.PHONY: icet-note
+icet-note:
+	@echo "note: IceT not in $(ICET_DIR): bin/pic is built without the optional icet:* compositing (jobs/icet-fetch, then make)"
 
 .PHONY: all deps run test tests asan tsan install clean help check-deps
 .DEFAULT_GOAL := all

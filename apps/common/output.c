@@ -212,3 +212,38 @@ void json_stats(json_t *j, const char *key, const pm_stats_t *t)
     json_int(j, "n", t->n);
     json_end(j);
 }
+
+FILE *output_json_begin(json_t *j, const char *dir, const char *name, char *err, size_t errlen)
+{
+    FILE *f = output_open(dir, name, err, errlen);
+
+    if (f != NULL) {
+        json_open(j, f);
+        json_begin_object(j, NULL);
+    }
+    return f;
+}
+
+int output_json_end(json_t *j, FILE *f, const char *dir, const char *name, char *err, size_t errlen)
+{
+    int rc;
+
+    json_end(j);
+    rc = json_finish(j);
+    if (fclose(f) != 0 || rc != 0) {
+        snprintf(err, errlen, "error writing '%s/%s'", dir, name);
+        return -1;
+    }
+    return 0;
+}
+
+int output_close(FILE *f, const char *dir, const char *name, char *err, size_t errlen)
+{
+    int failed = ferror(f);
+
+    if (fclose(f) != 0 || failed) {
+        snprintf(err, errlen, "error writing '%s/%s'", dir, name);
+        return -1;
+    }
+    return 0;
+}

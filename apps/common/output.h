@@ -58,4 +58,14 @@ int json_finish(json_t *j);
 /* Writes s as a JSON string literal (with quotes and escapes) to f. */
 void json_write_escaped(FILE *f, const char *s);
 
+/*
+ * A result file dir/name in one piece: output_json_begin opens it and the
+ * document's top-level object; output_json_end closes both; output_close
+ * closes any file written with fprintf.  The ends return 0, or -1 with
+ * "error writing 'dir/name'" in err when anything on the way failed.
+ */
+FILE *output_json_begin(json_t *j, const char *dir, const char *name, char *err, size_t errlen);
+int output_json_end(json_t *j, FILE *f, const char *dir, const char *name, char *err, size_t errlen);
+int output_close(FILE *f, const char *dir, const char *name, char *err, size_t errlen);
+
 #endif /* APPS_OUTPUT_H */

@@ -36,9 +36,9 @@ static void print_monitor(const fft_t *f)
     printf("  gather       %s", algo_requested(f));
     if (strcmp(ran, algo_requested(f)) != 0)
         printf(" (runs as %s)", ran);
-    printf(", one call site, predictor %s, monitor %s%s\n", papcoll_predictor(f->ctx),
-           papcoll_has_monitor(f->ctx) ? "running" : "not running",
-           f->thread_level == MPI_THREAD_MULTIPLE ? "" : " (no MPI_THREAD_MULTIPLE)");
+    printf(", one call site, predictor %s, monitor %s%s\n", papcoll_predictor(f->app->ctx),
+           papcoll_has_monitor(f->app->ctx) ? "running" : "not running",
+           f->app->thread_level == MPI_THREAD_MULTIPLE ? "" : " (no MPI_THREAD_MULTIPLE)");
 }
 
 void fft_report_config(const fft_t *f)
@@ -189,27 +189,18 @@ static void json_body(json_t *j, const fft_t *f, const summary_t *s)
     json_number(j, "verify_time", f->verify_time);
     json_int(j, "verify_every", c->verify_every);
     json_uint(j, "seed", c->seed);
-    json_string(j, "predictor", papcoll_predictor(f->ctx));
+    json_string(j, "predictor", papcoll_predictor(f->app->ctx));
 }
 
 static int write_json(const fft_t *f, const summary_t *s, char *err, size_t errlen)
 {
-    FILE *fp = output_open(f->cfg->out_dir, "summary.json", err, errlen);
     json_t j;
-    int rc;
+    FILE *fp = output_json_begin(&j, f->cfg->out_dir, "summary.json", err, errlen);
 
     if (fp == NULL)
         return -1;
-    json_open(&j, fp);
-    json_begin_object(&j, NULL);
     json_body(&j, f, s);
-    json_end(&j);
-    rc = json_finish(&j);
-    if (fclose(fp) != 0 || rc != 0) {
-        snprintf(err, errlen, "error writing '%s/summary.json'", f->cfg->out_dir);
-        return -1;
-    }
-    return 0;
+    return output_json_end(&j, fp, f->cfg->out_dir, "summary.json", err, errlen);
 }
 
 static void csv_header(FILE *fp, int P)
@@ -231,7 +222,7 @@ static int write_csv(const fft_t *f, const summary_t *s, char *err, size_t errle
     FILE *fp = output_open(f->cfg->out_dir, "iterations.csv", err, errlen);
     double t0 = f->done > 0 ? s->min_arrival[0] : 0.0;
     long k, n = f->done;
-    int p, q, failed;
+    int p, q;
 
     if (fp == NULL)
         return -1;
@@ -247,12 +238,7 @@ static int write_csv(const fft_t *f, const summary_t *s, char *err, size_t errle
             }
         fprintf(fp, "\n");
     }
-    failed = ferror(fp);
-    if (fclose(fp) != 0 || failed) {
-        snprintf(err, errlen, "error writing '%s/iterations.csv'", f->cfg->out_dir);
-        return -1;
-    }
-    return 0;
+    return output_close(fp, f->cfg->out_dir, "iterations.csv", err, errlen);
 }
 
 static void print_validation(const fft_t *f)
@@ -279,17 +265,17 @@ static int report_root(const fft_t *f, int status)
 
     memset(&s, 0, sizeof s);
     if (f->all_rec == NULL) /* the records never arrived (reported already) */
-        return STATUS_FAILED;
+        return APP_FAILED;
     if (f->done == 0 || summarize(f, &s) != 0) {
         fprintf(stderr, "fft: out of memory\n");
         summary_free(&s);
-        return STATUS_FAILED;
+        return APP_FAILED;
     }
     print_results(f, &s);
     if (f->cfg->out_dir != NULL) {
         if (write_json(f, &s, err, sizeof err) != 0 || write_csv(f, &s, err, sizeof err) != 0) {
             fprintf(stderr, "fft: --out: %s\n", err);
-            status = STATUS_FAILED;
+            status = APP_FAILED;
         } else {
             printf("results: %s/summary.json, %s/iterations.csv\n", f->cfg->out_dir, f->cfg->out_dir);
         }
@@ -297,13 +283,10 @@ static int report_root(const fft_t *f, int status)
     print_validation(f);
     fflush(stdout);
     summary_free(&s);
-    return f->failed ? STATUS_FAILED : status;
+    return f->failed ? APP_FAILED : status;
 }
 
 int fft_report(const fft_t *f, int status)
 {
-    if (f->rank == 0)
-        status = report_root(f, status);
-    MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    return status;
+    return app_share(f->rank == 0 ? report_root(f, status) : status);
 }

@@ -77,6 +77,17 @@ int app_configure(app_t *a, const app_config_ops_t *ops, void *cfg)
     return agree_text(a);
 }
 
+int app_config_algo(const cli_opts_t *o, int i, papcoll_op_t op, char *err, size_t errlen)
+{
+    char valid[512], expected[600];
+
+    if (o->opt[i].value == NULL || papcoll_algo_find(op, o->opt[i].value) >= 0)
+        return CLI_OK;
+    snprintf(expected, sizeof expected, "a %s algorithm (%s)", papcoll_op_name(op),
+             papcoll_algo_list(op, valid, sizeof valid));
+    return cli_opts_fail(o, i, expected, err, errlen);
+}
+
 int app_papcoll(app_t *a, const papcoll_options_t *opts)
 {
     int rc = papcoll_init(MPI_COMM_WORLD, opts, &a->ctx);
@@ -189,6 +200,17 @@ int app_mkdir(const app_t *a, const char *dir)
         fprintf(stderr, "%s: --out: %s\n", a->name, err);
         return APP_USAGE;
     }
+    return APP_OK;
+}
+
+int app_results(const app_t *a, const char *dir, int failed, const char *err, const char *first,
+                const char *second)
+{
+    if (failed) {
+        fprintf(stderr, "%s: --out: %s\n", a->name, err);
+        return APP_FAILED;
+    }
+    printf("results: %s/%s, %s/%s\n", dir, first, dir, second);
     return APP_OK;
 }
 

@@ -115,6 +115,10 @@ int app_papcoll(app_t *a, const papcoll_options_t *opts);
  * or predictor), else APP_FAILED; APP_OK for PAPCOLL_OK. */
 int app_papcoll_status(int rc);
 
+/* Option i of a program's configuration, when given, as an algorithm of
+ * op: CLI_OK, or CLI_ERROR "<origin>: expected a <op> algorithm (mpi ...)". */
+int app_config_algo(const cli_opts_t *o, int i, papcoll_op_t op, char *err, size_t errlen);
+
 /* Collective: papcoll_site_create into *site, which app_close frees and
  * sets to NULL.  Returns papcoll's code (PAPCOLL_ERR_NOMEM beyond
  * APP_MAX_SITES sites). */
@@ -145,6 +149,13 @@ int app_worst(int s1, int s2);
 /* Rank 0 creates dir (mkdir -p) now, so that a bad --out fails before the
  * run: APP_OK, or APP_USAGE after "NAME: --out: ...".  Local; agree on it. */
 int app_mkdir(const app_t *a, const char *dir);
+
+/* Rank 0 after writing its two result files dir/first and dir/second
+ * (failed: either could not be written, err saying why): prints
+ * "NAME: --out: ERR" on stderr and returns APP_FAILED, or prints
+ * "results: dir/first, dir/second" and returns APP_OK. */
+int app_results(const app_t *a, const char *dir, int failed, const char *err, const char *first,
+                const char *second);
 
 /* A papcoll error inside the loop leaves the other ranks in a collective:
  * prints "NAME: rank R: WHAT (WHERE): <papcoll_strerror>" and aborts the job. */

@@ -153,8 +153,8 @@ static int load_file(cli_opts_t *o, char *err, size_t errlen)
 
     if (sp->config < 0 || sp->section == NULL || (o->file = o->opt[sp->config].value) == NULL)
         return CLI_OK;
-    if (o->file[0] == '\0')
-        return cli_opts_fail(o, sp->config, "a file name", err, errlen);
+    if (cli_opts_nonempty(o, sp->config, "a file name", err, errlen) != CLI_OK)
+        return CLI_ERROR;
     if (cli_ini_load(o->file, sp->section, sp->others, refused, o->opt, sp->nopts, &o->ini, msg,
                      sizeof msg) != 0) {
         snprintf(err, errlen, "--%s: %s", sp->table[sp->config].name, msg);
@@ -206,6 +206,13 @@ int cli_opts_long(const cli_opts_t *o, int i, long min, long max, const char *ex
                   size_t errlen)
 {
     if (o->opt[i].value != NULL && cli_parse_long(o->opt[i].value, min, max, out) != 0)
+        return cli_opts_fail(o, i, expected, err, errlen);
+    return CLI_OK;
+}
+
+int cli_opts_nonempty(const cli_opts_t *o, int i, const char *expected, char *err, size_t errlen)
+{
+    if (o->opt[i].value != NULL && o->opt[i].value[0] == '\0')
         return cli_opts_fail(o, i, expected, err, errlen);
     return CLI_OK;
 }

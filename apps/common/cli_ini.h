@@ -86,6 +86,9 @@ int cli_opts_fail(const cli_opts_t *o, int i, const char *expected, char *err, s
 int cli_opts_long(const cli_opts_t *o, int i, long min, long max, const char *expected, long *out, char *err,
                   size_t errlen);
 
+/* Option i, when given, must not be empty ("--out ''"): CLI_ERROR naming expected. */
+int cli_opts_nonempty(const cli_opts_t *o, int i, const char *expected, char *err, size_t errlen);
+
 /* Option i as a number >= 0, when given. */
 int cli_opts_nonneg(const cli_opts_t *o, int i, const char *expected, double *out, char *err, size_t errlen);
 

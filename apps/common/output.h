@@ -59,13 +59,28 @@ int json_finish(json_t *j);
 void json_write_escaped(FILE *f, const char *s);
 
 /*
- * A result file dir/name in one piece: output_json_begin opens it and the
- * document's top-level object; output_json_end closes both; output_close
- * closes any file written with fprintf.  The ends return 0, or -1 with
- * "error writing 'dir/name'" in err when anything on the way failed.
+ * A text built by appending, such as a program's configuration text: it
+ * never overflows buf and keeps what fits.
  */
-FILE *output_json_begin(json_t *j, const char *dir, const char *name, char *err, size_t errlen);
-int output_json_end(json_t *j, FILE *f, const char *dir, const char *name, char *err, size_t errlen);
+typedef struct {
+    char *buf;
+    size_t len, used;
+} text_t;
+
+void text_init(text_t *t, char *buf, size_t len);
+/* Appends printf-style. */
+void text_add(text_t *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Appends "key = value\n" when value is not NULL. */
+void text_key(text_t *t, const char *key, const char *value);
+
+/*
+ * Result files in one piece.  output_json writes dir/name as one JSON
+ * object whose members body(j, arg) writes; output_close closes a file
+ * written with fprintf.  Both return 0, or -1 with one line in err
+ * ("cannot write '...'", "error writing 'dir/name'").
+ */
+int output_json(const char *dir, const char *name, void (*body)(json_t *j, const void *arg), const void *arg,
+                char *err, size_t errlen);
 int output_close(FILE *f, const char *dir, const char *name, char *err, size_t errlen);
 
 #endif /* APPS_OUTPUT_H */

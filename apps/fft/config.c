@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "output.h"
 #include "papcoll.h"
 
 enum {
@@ -93,15 +94,11 @@ static int parse_algo(fft_config_t *cfg, char *err, size_t errlen)
 {
     const cli_opts_t *op = &cfg->opts;
     const cli_option_t *o = op->opt;
-    char valid[256], expected[300];
     int k;
 
     cfg->algo = o[O_ALGO].value;
-    if (cfg->algo != NULL && papcoll_algo_find(PAPCOLL_OP_GATHER, cfg->algo) < 0) {
-        snprintf(expected, sizeof expected, "a gather algorithm (%s)",
-                 papcoll_algo_list(PAPCOLL_OP_GATHER, valid, sizeof valid));
-        return cli_opts_fail(op, O_ALGO, expected, err, errlen);
-    }
+    if (app_config_algo(op, O_ALGO, PAPCOLL_OP_GATHER, err, errlen) != CLI_OK)
+        return CLI_ERROR;
     k = o[O_KERNEL].value != NULL ? fft_kernel_find(o[O_KERNEL].value) : FFT_KERNEL_OWN;
     if (k < 0)
         return cli_opts_fail(op, O_KERNEL, "own or fftw", err, errlen);
@@ -155,10 +152,9 @@ static int parse_run(fft_config_t *cfg, char *err, size_t errlen)
     cfg->trace_file = o[O_TRACE].value;
     cfg->quiet = o[O_QUIET].value != NULL;
     cfg->corrupt_rank = -1;
-    if (cfg->out_dir != NULL && cfg->out_dir[0] == '\0')
-        return cli_opts_fail(op, O_OUT, "a directory name", err, errlen);
-    if (cfg->trace_file != NULL && cfg->trace_file[0] == '\0')
-        return cli_opts_fail(op, O_TRACE, "a file name", err, errlen);
+    if (cli_opts_nonempty(op, O_OUT, "a directory name", err, errlen) != CLI_OK ||
+        cli_opts_nonempty(op, O_TRACE, "a file name", err, errlen) != CLI_OK)
+        return CLI_ERROR;
     return cli_env_rank(FFT_CORRUPT_ENV, cfg->nprocs, &cfg->corrupt_rank, err, errlen) == 0 ? CLI_OK
                                                                                             : CLI_ERROR;
 }
@@ -184,23 +180,22 @@ int fft_config_parse(int argc, char **argv, int nprocs, fft_config_t *cfg, char 
 
 void fft_config_text(const fft_config_t *cfg, char *buf, size_t len)
 {
-    int w = snprintf(buf, len,
-                     "[fft]\nn = %lld\niters = %ld\nthreads = %d\nkernel = %s\nnoise = %s\n"
-                     "verify-every = %ld\nseed = %" PRIu64 "\n",
-                     cfg->n, cfg->iters, cfg->threads, fft_kernel_name(cfg->kernel), cfg->noise_spec,
-                     cfg->verify_every, cfg->seed);
+    text_t t;
 
-    if (w >= 0 && (size_t)w < len && cfg->algo != NULL)
-        w += snprintf(buf + w, len - (size_t)w, "algo = %s\n", cfg->algo);
-    if (w >= 0 && (size_t)w < len && cfg->out_dir != NULL)
-        w += snprintf(buf + w, len - (size_t)w, "out = %s\n", cfg->out_dir);
-    if (w >= 0 && (size_t)w < len && cfg->trace_file != NULL)
-        w += snprintf(buf + w, len - (size_t)w, "trace = %s\n", cfg->trace_file);
-    if (w >= 0 && (size_t)w < len && cfg->noise.kind == NOISE_TRACE)
-        w += snprintf(buf + w, len - (size_t)w, "# noise trace file: %ld lines, digest %016" PRIx64 "\n",
-                      cfg->noise.trace.nrows, cfg->noise.trace.hash);
-    if (w >= 0 && (size_t)w < len && cfg->corrupt_rank >= 0)
-        snprintf(buf + w, len - (size_t)w, "# test only: %s = %d\n", FFT_CORRUPT_ENV, cfg->corrupt_rank);
+    text_init(&t, buf, len);
+    text_add(&t,
+             "[fft]\nn = %lld\niters = %ld\nthreads = %d\nkernel = %s\nnoise = %s\nverify-every = %ld\nseed "
+             "= %" PRIu64 "\n",
+             cfg->n, cfg->iters, cfg->threads, fft_kernel_name(cfg->kernel), cfg->noise_spec,
+             cfg->verify_every, cfg->seed);
+    text_key(&t, "algo", cfg->algo);
+    text_key(&t, "out", cfg->out_dir);
+    text_key(&t, "trace", cfg->trace_file);
+    if (cfg->noise.kind == NOISE_TRACE)
+        text_add(&t, "# noise trace file: %ld lines, digest %016" PRIx64 "\n", cfg->noise.trace.nrows,
+                 cfg->noise.trace.hash);
+    if (cfg->corrupt_rank >= 0)
+        text_add(&t, "# test only: %s = %d\n", FFT_CORRUPT_ENV, cfg->corrupt_rank);
 }
 
 void fft_config_usage(void)

@@ -164,8 +164,17 @@ static void print_results(const fft_t *f, const summary_t *s)
            1e3 * s->el.mean);
 }
 
-static void json_body(json_t *j, const fft_t *f, const summary_t *s)
+/* What report_root hands to output_json. */
+typedef struct {
+    const fft_t *f;
+    const summary_t *s;
+} report_t;
+
+/* The members of summary.json. */
+static void json_body(json_t *j, const void *arg)
 {
+    const fft_t *f = ((const report_t *)arg)->f;
+    const summary_t *s = ((const report_t *)arg)->s;
     const fft_config_t *c = f->cfg;
 
     json_string(j, "app", "fft");
@@ -190,17 +199,6 @@ static void json_body(json_t *j, const fft_t *f, const summary_t *s)
     json_int(j, "verify_every", c->verify_every);
     json_uint(j, "seed", c->seed);
     json_string(j, "predictor", papcoll_predictor(f->app->ctx));
-}
-
-static int write_json(const fft_t *f, const summary_t *s, char *err, size_t errlen)
-{
-    json_t j;
-    FILE *fp = output_json_begin(&j, f->cfg->out_dir, "summary.json", err, errlen);
-
-    if (fp == NULL)
-        return -1;
-    json_body(&j, f, s);
-    return output_json_end(&j, fp, f->cfg->out_dir, "summary.json", err, errlen);
 }
 
 static void csv_header(FILE *fp, int P)
@@ -261,6 +259,7 @@ static void print_validation(const fft_t *f)
 static int report_root(const fft_t *f, int status)
 {
     summary_t s;
+    int failed;
     char err[512];
 
     memset(&s, 0, sizeof s);
@@ -273,12 +272,11 @@ static int report_root(const fft_t *f, int status)
     }
     print_results(f, &s);
     if (f->cfg->out_dir != NULL) {
-        if (write_json(f, &s, err, sizeof err) != 0 || write_csv(f, &s, err, sizeof err) != 0) {
-            fprintf(stderr, "fft: --out: %s\n", err);
-            status = APP_FAILED;
-        } else {
-            printf("results: %s/summary.json, %s/iterations.csv\n", f->cfg->out_dir, f->cfg->out_dir);
-        }
+        failed = output_json(f->cfg->out_dir, "summary.json", json_body, &(report_t){f, &s}, err,
+                             sizeof err) != 0 ||
+                 write_csv(f, &s, err, sizeof err) != 0;
+        status = app_worst(
+            status, app_results(f->app, f->cfg->out_dir, failed, err, "summary.json", "iterations.csv"));
     }
     print_validation(f);
     fflush(stdout);

@@ -3,12 +3,14 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "output.h"
 
 enum {
     O_OP,
@@ -310,8 +312,7 @@ static int parse_run(bench_config_t *cfg, char *err, size_t errlen)
     rc = cli_opts_long(op, O_ROOT, 0, cfg->nprocs - 1, range, &root, err, errlen);
     cfg->root = (int)root;
     for (i = 0; rc == CLI_OK && i < (int)(sizeof names / sizeof names[0]); i++)
-        if (o[names[i]].value != NULL && o[names[i]].value[0] == '\0')
-            rc = cli_opts_fail(op, names[i], expected[i], err, errlen);
+        rc = cli_opts_nonempty(op, names[i], expected[i], err, errlen);
     cfg->config_file = o[O_CONFIG].value;
     cfg->out_dir = o[O_OUT].value;
     cfg->trace_path = o[O_TRACE].value;
@@ -345,34 +346,29 @@ int config_parse(int argc, char **argv, int nprocs, bench_config_t *cfg, char *e
 
 void config_text(const bench_config_t *c, char *buf, size_t len)
 {
-    size_t n;
-    int a;
+    int blocks = c->op == PAPCOLL_OP_GATHER || c->op == PAPCOLL_OP_SCATTER, a;
+    text_t t;
 
-    n = (size_t)snprintf(buf, len, "[papbench]\nop = %s\nalgos = ", papcoll_op_name(c->op));
-    for (a = 0; a < c->nalgos && n < len; a++)
-        n += (size_t)snprintf(buf + n, len - n, "%s%s", a ? "," : "", papcoll_algo_name(c->op, c->algos[a]));
-    if (n < len)
-        n += (size_t)snprintf(buf + n, len - n, "\nbaseline = %s\nsize = %lld\nblock = %lld\ntype = %s\n",
-                              papcoll_algo_name(c->op, c->algos[c->baseline]),
-                              c->op == PAPCOLL_OP_GATHER || c->op == PAPCOLL_OP_SCATTER ? c->count * c->nprocs
-                                                                                        : c->count,
-                              c->count, elem_name(c->type));
-    if (n < len && c->reduction)
-        n += (size_t)snprintf(buf + n, len - n, "reduce-op = %s\n", red_name(c->reduce_op));
-    if (n < len)
-        n += (size_t)snprintf(
-            buf + n, len - n,
-            "iters = %ld\nwarmup = %ld\ncalibrate = %ld\nmaxdelay = %s\nbase-ms = %g\npattern = %s\n"
-            "seed = %llu\nsync = %s\nroot = %d\npredictor = %s\nconfig = %s\nno-monitor = %s\n"
-            "bind = %s\n",
-            c->iters, c->warmup, c->calibrate, c->maxdelay_text, c->base_ms, c->pattern_spec,
-            (unsigned long long)c->seed, c->sync, c->root, c->predictor ? c->predictor : "",
-            c->config_file ? c->config_file : "", c->no_monitor ? "yes" : "no", c->no_bind ? "no" : "yes");
-    if (n < len && c->pattern.kind == PATTERN_REPLAY)
-        n += (size_t)snprintf(buf + n, len - n, "# replay file: %ld lines, digest %016llx\n",
-                              c->pattern.replay.nrows, (unsigned long long)c->pattern.replay.hash);
-    if (n < len && c->corrupt_rank >= 0)
-        snprintf(buf + n, len - n, "# test only: %s = %d\n", BENCH_CORRUPT_ENV, c->corrupt_rank);
+    text_init(&t, buf, len);
+    text_add(&t, "[papbench]\nop = %s\nalgos = ", papcoll_op_name(c->op));
+    for (a = 0; a < c->nalgos; a++)
+        text_add(&t, "%s%s", a ? "," : "", papcoll_algo_name(c->op, c->algos[a]));
+    text_add(&t, "\nbaseline = %s\nsize = %lld\nblock = %lld\ntype = %s\n",
+             papcoll_algo_name(c->op, c->algos[c->baseline]), blocks ? c->count * c->nprocs : c->count,
+             c->count, elem_name(c->type));
+    if (c->reduction)
+        text_key(&t, "reduce-op", red_name(c->reduce_op));
+    text_add(&t,
+             "iters = %ld\nwarmup = %ld\ncalibrate = %ld\nmaxdelay = %s\nbase-ms = %g\npattern = %s\nseed = "
+             "%" PRIu64 "\nsync = %s\nroot = %d\npredictor = %s\nconfig = %s\nno-monitor = %s\nbind = %s\n",
+             c->iters, c->warmup, c->calibrate, c->maxdelay_text, c->base_ms, c->pattern_spec, c->seed,
+             c->sync, c->root, c->predictor ? c->predictor : "", c->config_file ? c->config_file : "",
+             c->no_monitor ? "yes" : "no", c->no_bind ? "no" : "yes");
+    if (c->pattern.kind == PATTERN_REPLAY)
+        text_add(&t, "# replay file: %ld lines, digest %016" PRIx64 "\n", c->pattern.replay.nrows,
+                 c->pattern.replay.hash);
+    if (c->corrupt_rank >= 0)
+        text_add(&t, "# test only: %s = %d\n", BENCH_CORRUPT_ENV, c->corrupt_rank);
 }
 
 static void usage_algos(papcoll_op_t op)

@@ -350,21 +350,24 @@ static void json_result(json_t *j, const bench_t *b, int a, const summary_t *s)
     json_end(j);
 }
 
-static int write_json(const bench_t *b, const summary_t *s, char *err, size_t errlen)
+/* What report_root hands to output_json. */
+typedef struct {
+    const bench_t *b;
+    const summary_t *s;
+} report_t;
+
+/* The members of results.json: the run's parameters, one entry per algorithm, the validation. */
+static void json_body(json_t *j, const void *arg)
 {
-    json_t j;
-    FILE *f = output_json_begin(&j, b->cfg->out_dir, "results.json", err, errlen);
+    const report_t *r = arg;
     int a;
 
-    if (f == NULL)
-        return -1;
-    json_config(&j, b);
-    json_begin_array(&j, "results");
-    for (a = 0; a < b->cfg->nalgos; a++)
-        json_result(&j, b, a, &s[a]);
-    json_end(&j);
-    json_string(&j, "validation", "PASSED");
-    return output_json_end(&j, f, b->cfg->out_dir, "results.json", err, errlen);
+    json_config(j, r->b);
+    json_begin_array(j, "results");
+    for (a = 0; a < r->b->cfg->nalgos; a++)
+        json_result(j, r->b, a, &r->s[a]);
+    json_end(j);
+    json_string(j, "validation", "PASSED");
 }
 
 static void csv_header(FILE *f, int P)
@@ -421,6 +424,7 @@ static int report_root(const bench_t *b)
 {
     const bench_config_t *c = b->cfg;
     summary_t *s = calloc((size_t)c->nalgos, sizeof *s);
+    int failed;
     char err[512];
     int status = APP_OK;
 
@@ -435,12 +439,10 @@ static int report_root(const bench_t *b)
     printf("\n");
     print_summary(b, s);
     if (c->out_dir != NULL) {
-        if (write_json(b, s, err, sizeof err) != 0 || write_csv(b, err, sizeof err) != 0) {
-            fprintf(stderr, "papbench: --out: %s\n", err);
-            status = APP_FAILED;
-        } else {
-            printf("results: %s/results.json, %s/results.csv\n", c->out_dir, c->out_dir);
-        }
+        failed =
+            output_json(c->out_dir, "results.json", json_body, &(report_t){b, s}, err, sizeof err) != 0 ||
+            write_csv(b, err, sizeof err) != 0;
+        status = app_results(b->app, c->out_dir, failed, err, "results.json", "results.csv");
     }
     printf("validation: PASSED (%ld iterations x %d algorithms)\n", c->iters, c->nalgos);
     fflush(stdout);

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "icet.h"
+#include "output.h"
 #include "papcoll.h"
 
 enum {
@@ -179,20 +180,12 @@ static int parse_render(pic_config_t *cfg, char *err, size_t errlen)
 static int parse_algos(pic_config_t *cfg, char *err, size_t errlen)
 {
     const cli_option_t *o = cfg->opts.opt;
-    char valid[256], expected[300];
 
     cfg->gather_algo = o[O_GATHER_ALGO].value;
     cfg->scatter_algo = o[O_SCATTER_ALGO].value;
-    if (cfg->gather_algo != NULL && papcoll_algo_find(PAPCOLL_OP_GATHER, cfg->gather_algo) < 0) {
-        snprintf(expected, sizeof expected, "a gather algorithm (%s)",
-                 papcoll_algo_list(PAPCOLL_OP_GATHER, valid, sizeof valid));
-        return cli_opts_fail(&cfg->opts, O_GATHER_ALGO, expected, err, errlen);
-    }
-    if (cfg->scatter_algo != NULL && papcoll_algo_find(PAPCOLL_OP_SCATTER, cfg->scatter_algo) < 0) {
-        snprintf(expected, sizeof expected, "a scatter algorithm (%s)",
-                 papcoll_algo_list(PAPCOLL_OP_SCATTER, valid, sizeof valid));
-        return cli_opts_fail(&cfg->opts, O_SCATTER_ALGO, expected, err, errlen);
-    }
+    if (app_config_algo(&cfg->opts, O_GATHER_ALGO, PAPCOLL_OP_GATHER, err, errlen) != CLI_OK ||
+        app_config_algo(&cfg->opts, O_SCATTER_ALGO, PAPCOLL_OP_SCATTER, err, errlen) != CLI_OK)
+        return CLI_ERROR;
     return CLI_OK;
 }
 
@@ -211,10 +204,9 @@ static int parse_run(pic_config_t *cfg, char *err, size_t errlen)
     cfg->out_dir = o[O_OUT].value;
     cfg->trace_file = o[O_TRACE].value;
     cfg->quiet = o[O_QUIET].value != NULL;
-    if (cfg->out_dir != NULL && cfg->out_dir[0] == '\0')
-        return cli_opts_fail(&cfg->opts, O_OUT, "a directory name", err, errlen);
-    if (cfg->trace_file != NULL && cfg->trace_file[0] == '\0')
-        return cli_opts_fail(&cfg->opts, O_TRACE, "a file name", err, errlen);
+    if (cli_opts_nonempty(&cfg->opts, O_OUT, "a directory name", err, errlen) != CLI_OK ||
+        cli_opts_nonempty(&cfg->opts, O_TRACE, "a file name", err, errlen) != CLI_OK)
+        return CLI_ERROR;
     if (cfg->snapshot_every > 0 && cfg->out_dir == NULL) {
         snprintf(err, errlen, "--snapshot-every %ld needs --out DIR (snapshots go to DIR/openpmd/)",
                  cfg->snapshot_every);
@@ -273,25 +265,23 @@ const char *pic_config_composite_algo(const pic_config_t *cfg)
 
 void pic_config_text(const pic_config_t *cfg, char *buf, size_t len)
 {
-    int w = snprintf(buf, len,
-                     "[pic]\nproblem = %s\nsteps = %ld\nparticles = %lld\ngrid = %dx%d\ndt = %.17g\nthreads = %d\n"
-                     "composite = %s\ncomposite-algo = %s\nframe-every = %ld\nframes = %s\nimage = %dx%d\n"
-                     "snapshot-every = %ld\n",
-                     pic_problems[cfg->problem].name, cfg->steps, cfg->particles, cfg->nx, cfg->ny, cfg->dt,
-                     cfg->threads, cfg->composite == PIC_COMPOSITE_OVER ? "over" : "zbuffer",
-                     pic_config_composite_algo(cfg), cfg->frame_every, cfg->frames ? "on" : "off", cfg->width,
-                     cfg->height, cfg->snapshot_every);
+    text_t t;
 
-    if (w >= 0 && (size_t)w < len && cfg->gather_algo != NULL)
-        w += snprintf(buf + w, len - (size_t)w, "gather-algo = %s\n", cfg->gather_algo);
-    if (w >= 0 && (size_t)w < len && cfg->scatter_algo != NULL)
-        w += snprintf(buf + w, len - (size_t)w, "scatter-algo = %s\n", cfg->scatter_algo);
-    if (w >= 0 && (size_t)w < len && cfg->out_dir != NULL)
-        w += snprintf(buf + w, len - (size_t)w, "out = %s\n", cfg->out_dir);
-    if (w >= 0 && (size_t)w < len && cfg->trace_file != NULL)
-        w += snprintf(buf + w, len - (size_t)w, "trace = %s\n", cfg->trace_file);
-    if (w >= 0 && (size_t)w < len && cfg->fault != PIC_FAULT_NONE)
-        snprintf(buf + w, len - (size_t)w, "# test only: %s = %s\n", PIC_FAULT_ENV, getenv(PIC_FAULT_ENV));
+    text_init(&t, buf, len);
+    text_add(&t,
+             "[pic]\nproblem = %s\nsteps = %ld\nparticles = %lld\ngrid = %dx%d\ndt = %.17g\nthreads = %d\n"
+             "composite = %s\ncomposite-algo = %s\nframe-every = %ld\nframes = %s\nimage = %dx%d\n"
+             "snapshot-every = %ld\n",
+             pic_problems[cfg->problem].name, cfg->steps, cfg->particles, cfg->nx, cfg->ny, cfg->dt,
+             cfg->threads, cfg->composite == PIC_COMPOSITE_OVER ? "over" : "zbuffer",
+             pic_config_composite_algo(cfg), cfg->frame_every, cfg->frames ? "on" : "off", cfg->width,
+             cfg->height, cfg->snapshot_every);
+    text_key(&t, "gather-algo", cfg->gather_algo);
+    text_key(&t, "scatter-algo", cfg->scatter_algo);
+    text_key(&t, "out", cfg->out_dir);
+    text_key(&t, "trace", cfg->trace_file);
+    if (cfg->fault != PIC_FAULT_NONE)
+        text_add(&t, "# test only: %s = %s\n", PIC_FAULT_ENV, getenv(PIC_FAULT_ENV));
 }
 
 static void usage_algorithms(void)

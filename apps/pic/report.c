@@ -392,8 +392,17 @@ static void json_validation(json_t *j, const pic_t *f, const summary_t *s)
     }
 }
 
-static void json_body(json_t *j, const pic_t *f, const summary_t *s)
+/* What report_root hands to output_json. */
+typedef struct {
+    const pic_t *f;
+    const summary_t *s;
+} report_t;
+
+/* The members of summary.json. */
+static void json_body(json_t *j, const void *arg)
 {
+    const pic_t *f = ((const report_t *)arg)->f;
+    const summary_t *s = ((const report_t *)arg)->s;
     const pic_config_t *c = f->cfg;
     static const char *const keys[4] = {"push", "migrate", "deposit", "render"};
     int q;
@@ -430,17 +439,6 @@ static void json_body(json_t *j, const pic_t *f, const summary_t *s)
     json_stats(j, "load_imbalance", &s->ld);
     json_validation(j, f, s);
     json_string(j, "predictor", papcoll_predictor(f->app->ctx));
-}
-
-static int write_json(const pic_t *f, const summary_t *s, char *err, size_t errlen)
-{
-    json_t j;
-    FILE *fp = output_json_begin(&j, f->cfg->out_dir, "summary.json", err, errlen);
-
-    if (fp == NULL)
-        return -1;
-    json_body(&j, f, s);
-    return output_json_end(&j, fp, f->cfg->out_dir, "summary.json", err, errlen);
 }
 
 /* Columns per rank: particles, compute before the gather, render, gather and compositing arrival. */
@@ -531,6 +529,7 @@ static void print_summary_line(const pic_t *f, const summary_t *s)
 static int report_root(pic_t *f, int status)
 {
     summary_t s;
+    int failed;
     char err[600];
 
     memset(&s, 0, sizeof s);
@@ -544,12 +543,11 @@ static int report_root(pic_t *f, int status)
     print_results(f, &s);
     print_summary_line(f, &s);
     if (f->cfg->out_dir != NULL) {
-        if (write_json(f, &s, err, sizeof err) != 0 || write_csv(f, err, sizeof err) != 0) {
-            fprintf(stderr, "pic: --out: %s\n", err);
-            status = APP_FAILED;
-        } else {
-            printf("results: %s/summary.json, %s/steps.csv\n", f->cfg->out_dir, f->cfg->out_dir);
-        }
+        failed = output_json(f->cfg->out_dir, "summary.json", json_body, &(report_t){f, &s}, err,
+                             sizeof err) != 0 ||
+                 write_csv(f, err, sizeof err) != 0;
+        status =
+            app_worst(status, app_results(f->app, f->cfg->out_dir, failed, err, "summary.json", "steps.csv"));
     }
     if (f->frames_written > 0)
         printf("frames: %ld PNG files, %s .. %s\n", f->frames_written, f->first_frame, f->last_frame);

@@ -148,4 +148,7 @@ install: all
 clean:
 	rm -rf build lib bin
 
+# The PMPI interposer and its test programs.
+include pmpi/pmpi.mk
+
 -include $(ALL_SRC:%.c=$(OBJ)/%.d)

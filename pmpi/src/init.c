@@ -1,0 +1,135 @@
+/*
+ * MPI_Init / MPI_Init_thread / MPI_Finalize, shared by the C and Fortran
+ * entry points: the configuration (read before PMPI_Init, since it decides
+ * the thread level; agreed after it), the Fortran sentinels, our keyval; at
+ * the end the release of every communicator and the summary.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmpi.h"
+
+pm_state_t pm_g;
+_Thread_local int pm_inside;
+
+static const char *level_name(int level)
+{
+    switch (level) {
+    case MPI_THREAD_SINGLE: return "MPI_THREAD_SINGLE";
+    case MPI_THREAD_FUNNELED: return "MPI_THREAD_FUNNELED";
+    case MPI_THREAD_SERIALIZED: return "MPI_THREAD_SERIALIZED";
+    case MPI_THREAD_MULTIPLE: return "MPI_THREAD_MULTIPLE";
+    default: return "?";
+    }
+}
+
+/* The command line from /proc/self/cmdline (Fortran programs pass none to
+ * MPI_Init), for the trace files' metadata. */
+static void read_cmdline(void)
+{
+    static char buf[8192];
+    static char *args[128];
+    FILE *f = fopen("/proc/self/cmdline", "rb");
+    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0, i;
+    const char *slash;
+
+    if (f != NULL)
+        fclose(f);
+    buf[n] = '\0';
+    pm_g.argc = 0;
+    for (i = 0; i < n && pm_g.argc < 128; i += strlen(buf + i) + 1)
+        args[pm_g.argc++] = buf + i;
+    pm_g.argv = args;
+    slash = pm_g.argc > 0 ? strrchr(args[0], '/') : NULL;
+    snprintf(pm_g.program, sizeof pm_g.program, "%s",
+             pm_g.argc == 0 ? "unknown" : slash ? slash + 1 : args[0]);
+}
+
+/* The configuration, agreed; the lowest rank whose settings were refused
+ * says why. */
+static void settle_config(int ok, const char *err)
+{
+    int mine = ok ? pm_g.world_size : pm_g.world_rank, first = 0;
+
+    PMPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (first < pm_g.world_size && pm_g.world_rank == first)
+        fprintf(stderr, "papcoll_pmpi: %s; interposer off (every call goes to PMPI)\n", err);
+    if (!pm_config_agree(&pm_g.cfg, ok)) {
+        if (first == pm_g.world_size && pm_g.world_rank == 0)
+            fprintf(stderr, "papcoll_pmpi: ranks have different PAPCOLL_* settings; interposer off (every call "
+                            "goes to PMPI)\n");
+        pm_g.cfg.mode = PM_MODE_OFF;
+    }
+}
+
+static void banner(int required, int raised, const char *why)
+{
+    int got = 0;
+
+    if (pm_g.world_rank != 0)
+        return;
+    PMPI_Query_thread(&got);
+    if (raised)
+        fprintf(stderr, "papcoll_pmpi: thread level raised from %s to MPI_THREAD_MULTIPLE (provided: %s) for "
+                        "background algorithms (%s)\n",
+                level_name(required), level_name(got), why);
+    if (pm_g.cfg.mode == PM_MODE_OFF)
+        return;
+    fprintf(stderr, "papcoll_pmpi: mode %s, %s%s, ", pm_mode_name(pm_g.cfg.mode),
+            pm_g.cfg.trace[0] ? "trace " : "no trace", pm_g.cfg.trace);
+    if (pm_g.cfg.depth == 0)
+        fprintf(stderr, "call sites by op, root and size (no agreement needed)");
+    else
+        fprintf(stderr, "call sites of %d %s, agreed %s", pm_g.cfg.depth,
+                pm_g.cfg.by_function ? (pm_g.cfg.depth > 1 ? "functions" : "function")
+                                     : (pm_g.cfg.depth > 1 ? "return addresses" : "return address"),
+                pm_g.cfg.stable ? "until stable (PAPCOLL_AGREE=stable:N)" : "at every call");
+    fprintf(stderr, "; summary at MPI_Finalize\n");
+}
+
+/*
+ * threaded: the program called MPI_Init_thread (else MPI_Init, whose
+ * required level is MPI_THREAD_SINGLE).  Replace mode raises the level to
+ * MPI_THREAD_MULTIPLE when a policy may run a background algorithm.
+ */
+int pm_init(int *argc, char ***argv, int required, int *provided, int threaded)
+{
+    char err[768] = "", why[256] = "";
+    int ok = pm_config_read(&pm_g.cfg, err, sizeof err) == 0, raise, rc;
+
+    raise = ok && pm_wants_multiple(&pm_g.cfg, why, sizeof why) && required < MPI_THREAD_MULTIPLE;
+    if (threaded || raise)
+        rc = PMPI_Init_thread(argc, argv, raise ? MPI_THREAD_MULTIPLE : required, provided);
+    else
+        rc = PMPI_Init(argc, argv);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    pm_inside++;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &pm_g.world_rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &pm_g.world_size);
+    read_cmdline();
+    settle_config(ok, err);
+    if (pm_comm_keyval() != MPI_SUCCESS) {
+        if (pm_g.world_rank == 0)
+            fprintf(stderr, "papcoll_pmpi: no attribute keyval; interposer off\n");
+        pm_g.cfg.mode = PM_MODE_OFF;
+    }
+    papcoll_pmpi_fsentinels();
+    banner(required, raise, why);
+    pm_g.ready = 1;
+    pm_inside--;
+    return MPI_SUCCESS;
+}
+
+int pm_finalize(void)
+{
+    if (pm_g.ready) {
+        pm_inside++;
+        pm_comm_release_all();
+        pm_summary_print();
+        pm_g.ready = 0;
+        pm_inside--;
+    }
+    return PMPI_Finalize();
+}

@@ -1,0 +1,191 @@
+/*
+ * Counters of this process and the summary world rank 0 prints at
+ * MPI_Finalize (docs/pmpi.md, "The summary"): every rank counts its own calls,
+ * the summary sums them (a collective on P ranks counts P rank-calls), and
+ * each communicator's rank 0 contributes the lines of its call sites and
+ * trace file.
+ */
+#include <ctype.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmpi.h"
+
+static long long counters[PM_NCOUNTERS];
+static long long agree_ns[2]; /* [0] waits for checks, [1] blocking agreements */
+static pthread_mutex_t notes_lock = PTHREAD_MUTEX_INITIALIZER;
+static char *notes;           /* this process's lines for the summary */
+static size_t notes_len, notes_dropped;
+#define NOTES_MAX (64 * 1024)
+
+static const char *const labels[] = {
+#define PM_REASON_LABEL(name, label, text) label,
+    PM_REASONS(PM_REASON_LABEL)
+#undef PM_REASON_LABEL
+};
+static const char *const texts[] = {
+#define PM_REASON_TEXT(name, label, text) text,
+    PM_REASONS(PM_REASON_TEXT)
+#undef PM_REASON_TEXT
+};
+static const char *const keys[] = {
+#define PM_REASON_KEY(name, label, text) #name,
+    PM_REASONS(PM_REASON_KEY)
+#undef PM_REASON_KEY
+};
+
+void pm_count(int counter, long long n)
+{
+    __atomic_fetch_add(&counters[counter], n, __ATOMIC_RELAXED);
+}
+
+void pm_time_agree(double seconds, int blocking)
+{
+    __atomic_fetch_add(&agree_ns[blocking != 0], (long long)(seconds * 1e9), __ATOMIC_RELAXED);
+}
+
+const char *pm_pass_label(pm_pass_t r)
+{
+    return r < PM_PASS_COUNT ? labels[r] : "?";
+}
+
+/* A line for the summary (a communicator's rank 0 adds its sites). */
+void pm_summary_note(const char *line)
+{
+    size_t n = strlen(line);
+    char *grown;
+
+    pthread_mutex_lock(&notes_lock);
+    if (notes_len + n + 1 > NOTES_MAX || (grown = realloc(notes, notes_len + n + 1)) == NULL) {
+        notes_dropped++;
+    } else {
+        notes = grown;
+        memcpy(notes + notes_len, line, n + 1);
+        notes_len += n;
+    }
+    pthread_mutex_unlock(&notes_lock);
+}
+
+/* Every process's notes, concatenated on rank 0 (NULL elsewhere). */
+static char *gather_notes(int rank, int size)
+{
+    int mine = (int)notes_len, *lens = NULL, *displs = NULL, i, total = 0;
+    char *all = NULL;
+
+    if (rank == 0 && ((lens = calloc((size_t)size, sizeof *lens)) == NULL ||
+                      (displs = calloc((size_t)size, sizeof *displs)) == NULL))
+        mine = -1; /* rank 0 could not take them: the summary says so */
+    PMPI_Gather(&mine, 1, MPI_INT, lens, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (rank == 0 && lens != NULL && displs != NULL) {
+        for (i = 0; i < size; i++) {
+            displs[i] = total;
+            total += lens[i] > 0 ? lens[i] : 0;
+        }
+        all = calloc((size_t)total + 1, 1);
+    }
+    PMPI_Gatherv(notes ? notes : "", mine > 0 ? mine : 0, MPI_CHAR, all, lens, displs, MPI_CHAR, 0,
+                 MPI_COMM_WORLD);
+    free(lens);
+    free(displs);
+    return all;
+}
+
+static void print_reasons(const long long *c)
+{
+    long long passed = 0;
+    int i;
+
+    for (i = 0; i < PM_PASS_COUNT; i++)
+        passed += c[i];
+    fprintf(stderr, "papcoll_pmpi:   passed to PMPI untouched %12lld\n", passed);
+    for (i = 0; i < PM_PASS_COUNT; i++)
+        fprintf(stderr, "papcoll_pmpi:     %-20s %12lld  %s%s\n", labels[i], c[i], texts[i],
+                i == PM_PASS_SMALL ? " (PAPCOLL_MIN_RANKS)" : "");
+}
+
+/* One line for scripts: key=value, every counter. */
+static void print_counts(const long long *c)
+{
+    char key[32];
+    int i, j;
+
+    fprintf(stderr, "papcoll_pmpi: counts:");
+    for (i = 0; i < PAPCOLL_OP_COUNT; i++)
+        fprintf(stderr, " %s=%lld", papcoll_op_name((papcoll_op_t)i), c[PM_CNT_OP0 + i]);
+    for (i = 0; i < PM_PASS_COUNT; i++) {
+        for (j = 0; keys[i][j] && j < (int)sizeof key - 1; j++)
+            key[j] = (char)tolower((unsigned char)keys[i][j]);
+        key[j] = '\0';
+        fprintf(stderr, " %s=%lld", key, c[i]);
+    }
+    fprintf(stderr, " nested=%lld agreed=%lld signature=%lld trusted=%lld mispredicted=%lld checks=%lld"
+                    " check_failed=%lld comms=%lld sites=%lld errors=%lld\n",
+            c[PM_CNT_NESTED], c[PM_CNT_AGREED], c[PM_CNT_SIGNATURE], c[PM_CNT_TRUSTED], c[PM_CNT_MISPREDICTED], c[PM_CNT_CHECKS],
+            c[PM_CNT_CHECK_FAILED], c[PM_CNT_COMMS], c[PM_CNT_SITES], c[PM_CNT_ERRORS]);
+}
+
+static void print_human(const long long *c, const double *ns, int size)
+{
+    long long handled = 0;
+    int i;
+
+    for (i = 0; i < PAPCOLL_OP_COUNT; i++)
+        handled += c[PM_CNT_OP0 + i];
+    fprintf(stderr, "papcoll_pmpi: summary: mode %s, %d ranks; counts are rank-calls (a collective on P ranks "
+                    "counts P), summed over ranks\n",
+            pm_mode_name(pm_g.cfg.mode), size);
+    fprintf(stderr, "papcoll_pmpi:   through papcoll          %12lld  (", handled);
+    for (i = 0; i < PAPCOLL_OP_COUNT; i++)
+        fprintf(stderr, "%s%s %lld", i ? ", " : "", papcoll_op_name((papcoll_op_t)i), c[PM_CNT_OP0 + i]);
+    fprintf(stderr, ")\n");
+    print_reasons(c);
+    fprintf(stderr, "papcoll_pmpi:   call sites: %lld rank-calls agreed (blocking allreduce, mean %.1f us), %lld by "
+                    "signature (no agreement), %lld trusted (%lld checks, mean wait %.1f us, %lld found a miss; "
+                    "%lld rank-calls came from another site than the trusted one and were recorded under it)\n",
+            c[PM_CNT_AGREED], c[PM_CNT_AGREED] ? ns[1] / 1e3 / (double)c[PM_CNT_AGREED] : 0.0, c[PM_CNT_SIGNATURE],
+            c[PM_CNT_TRUSTED], c[PM_CNT_CHECKS], c[PM_CNT_CHECKS] ? ns[0] / 1e3 / (double)c[PM_CNT_CHECKS] : 0.0,
+            c[PM_CNT_CHECK_FAILED], c[PM_CNT_MISPREDICTED]);
+    fprintf(stderr, "papcoll_pmpi:   %lld MPI calls of the interposer itself went straight to PMPI; %lld papcoll "
+                    "errors\n",
+            c[PM_CNT_NESTED], c[PM_CNT_ERRORS]);
+}
+
+/* Collective over MPI_COMM_WORLD, after every communicator was released. */
+void pm_summary_print(void)
+{
+    long long sum[PM_NCOUNTERS], ns_in[2], ns_out[2];
+    double ns[2];
+    int rank = pm_g.world_rank;
+    char *all;
+
+    ns_in[0] = agree_ns[0];
+    ns_in[1] = agree_ns[1];
+    PMPI_Reduce(counters, sum, PM_NCOUNTERS, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    PMPI_Reduce(ns_in, ns_out, 2, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    all = gather_notes(rank, pm_g.world_size);
+    if (rank == 0) {
+        ns[0] = (double)ns_out[0];
+        ns[1] = (double)ns_out[1];
+        print_human(sum, ns, pm_g.world_size);
+        fprintf(stderr, "papcoll_pmpi:   communicators with a papcoll context: %lld, call sites: %lld\n",
+                sum[PM_CNT_COMMS], sum[PM_CNT_SITES]);
+        if (all != NULL && *all != '\0') {
+            char *line, *save = NULL;
+
+            for (line = strtok_r(all, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save))
+                fprintf(stderr, "papcoll_pmpi:   %s\n", line);
+        } else if (all == NULL) {
+            fprintf(stderr, "papcoll_pmpi:   (the per-site lines could not be collected: out of memory)\n");
+        }
+        print_counts(sum);
+    }
+    if (notes_dropped > 0)
+        fprintf(stderr, "papcoll_pmpi: rank %d: %zu summary lines dropped (more than %d bytes)\n", rank,
+                notes_dropped, NOTES_MAX);
+    free(all);
+    free(notes);
+    notes = NULL;
+    notes_len = 0;
+}

@@ -29,6 +29,7 @@ need_bins "$T/check_c" "$T/check_mpif" "$T/check_usempi" "$T/reduce_loop" "$T/pa
 $PY -c 'import mpi4py, numpy' 2>/dev/null ||
     { echo "FAIL: $PY lacks mpi4py or numpy (Debian: python3-mpi4py python3-numpy; jobs/deps --install)"; exit 1; }
 make_scratch
+cd "$TMP" || exit 1 # trace mode's default file, papcoll-trace.h5, lands here
 unset PAPCOLL_MODE PAPCOLL_TRACE PAPCOLL_SITE_DEPTH PAPCOLL_SITE_ID PAPCOLL_AGREE PAPCOLL_MIN_RANKS PAPCOLL_MAX_SITES
 unset PAPCOLL_CONFIG PAPCOLL_PREDICTOR PAPCOLL_FALLBACK PAPCOLL_CHECK
 while read -r _ _ env; do unset "$env"; done < <("$T/papcoll-algos")
@@ -65,6 +66,10 @@ handled() {
     for op in $OPS; do n=$((n + $(count "$op" "$1"))); done
     echo $n
 }
+# at_least NAME N: at least N rank-calls went through papcoll.
+at_least() {
+    [[ $(handled "$1") -ge $2 ]] || fail "$1: only $(handled "$1") rank-calls went through papcoll, expected >= $2"
+}
 expect() { # NAME KEY OP VALUE
     local v
     v=$(count "$2" "$1")
@@ -83,13 +88,17 @@ for np in 3 4; do
     expect "trace-c-$np" intercomm == $((2 * np))
     expect "trace-c-$np" small ">=" $np
     expect "trace-c-$np" errors == 0
-    [[ $(handled "trace-c-$np") -gt 500 ]] || fail "trace-c-$np: only $(handled "trace-c-$np") calls went through papcoll"
+    at_least "trace-c-$np" $((200 * np))
     grep -q "paths differ at allreduce@check_c+" "$TMP/trace-c-$np.log" || fail "trace-c-$np: summary does not list the diverging site"
 done
-run trace-mpif-3 3 PAPCOLL_TRACE="$TMP/f.h5" -- "$T/check_mpif" && expect trace-mpif-3 paths ">=" 9
+# Fortran: the two functions of the diverging call are inlined into one,
+# so PAPCOLL_SITE_ID=function sees one site there (and everywhere else).
+run trace-mpif-3 3 PAPCOLL_TRACE="$TMP/f.h5" -- "$T/check_mpif" && expect trace-mpif-3 paths ">=" 9 &&
+    at_least trace-mpif-3 250
 run trace-usempi-4 4 PAPCOLL_TRACE="$TMP/u.h5" PAPCOLL_SITE_ID=function -- "$T/check_usempi" &&
-    expect trace-usempi-4 paths == 0
-run trace-py-4 4 PAPCOLL_TRACE="$TMP/p.h5" -- $PY "$ROOT/tests/pmpi/check_py.py" && expect trace-py-4 paths == 12
+    expect trace-usempi-4 paths == 0 && at_least trace-usempi-4 400
+run trace-py-4 4 PAPCOLL_TRACE="$TMP/p.h5" -- $PY "$ROOT/tests/pmpi/check_py.py" && expect trace-py-4 paths == 12 &&
+    at_least trace-py-4 400
 
 # The traces: the world's file and the sub-communicators' files.
 for f in "$TMP"/c4.h5 "$TMP"/c4.*.h5 "$TMP"/f.h5 "$TMP"/u.h5 "$TMP"/p.h5; do
@@ -127,14 +136,16 @@ for ((k = 0; k < max; k++)); do
     done
     echo "replace $k: $label"
     np=$((3 + k % 2)) other=$((4 - k % 2))
-    run "replace-c-$k-3" 3 PAPCOLL_MODE=replace "${forced[@]}" -- "$T/check_c" &&
-        expect "replace-c-$k-3" errors == 0 && expect "replace-c-$k-3" paths == 18
-    run "replace-c-$k-4" 4 PAPCOLL_MODE=replace "${forced[@]}" -- "$T/check_c" && expect "replace-c-$k-4" errors == 0
+    for p in 3 4; do
+        run "replace-c-$k-$p" $p PAPCOLL_MODE=replace "${forced[@]}" -- "$T/check_c" &&
+            expect "replace-c-$k-$p" errors == 0 && expect "replace-c-$k-$p" paths == $((6 * p)) &&
+            at_least "replace-c-$k-$p" $((200 * p))
+    done
     fprog=$([[ $((k % 2)) -eq 0 ]] && echo check_mpif || echo check_usempi)
     run "replace-f-$k" $np PAPCOLL_MODE=replace PAPCOLL_SITE_ID=function "${forced[@]}" -- "$T/$fprog" &&
-        expect "replace-f-$k" errors == 0 && expect "replace-f-$k" paths == 0
+        expect "replace-f-$k" errors == 0 && expect "replace-f-$k" paths == 0 && at_least "replace-f-$k" $((100 * np))
     run "replace-py-$k" $other PAPCOLL_MODE=replace "${forced[@]}" -- $PY "$ROOT/tests/pmpi/check_py.py" &&
-        expect "replace-py-$k" errors == 0
+        expect "replace-py-$k" errors == 0 && at_least "replace-py-$k" $((100 * other))
 done
 # The thread level is raised once, where a background algorithm is wanted.
 grep -q "thread level raised" "$TMP"/replace-c-*-3.log 2>/dev/null ||

@@ -91,18 +91,20 @@ static void trace_path(pm_comm_t *pc, int world_like)
 
     if (n > 3 && strcmp(t + n - 3, ".h5") == 0)
         n -= 3;
+    pthread_mutex_lock(&live_lock); /* threads may create contexts of different communicators */
     if (world_like && !world_file_used) {
         world_file_used = 1;
         snprintf(pc->path, sizeof pc->path, "%s", t);
     } else {
         snprintf(pc->path, sizeof pc->path, "%.*s.%d.%d.h5", (int)n, t, pm_g.world_rank, ++files_named);
     }
+    pthread_mutex_unlock(&live_lock);
 }
 
 static void open_trace(pm_comm_t *pc, int world_like)
 {
     char config[2048];
-    paptrace_meta_t meta = {pm_g.program, pm_g.argc, pm_g.argv, config, 0};
+    paptrace_meta_t meta = {pm_g.program, pm_g.argc, pm_g.argv, config, pm_g.cfg.flush};
     int rc;
 
     trace_path(pc, world_like);

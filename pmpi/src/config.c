@@ -144,6 +144,7 @@ int pm_config_read(pm_config_t *cfg, char *err, size_t errlen)
         return -1;
     }
     if (env_int("PAPCOLL_SITE_DEPTH", 1, 0, PM_MAX_DEPTH, &cfg->depth, err, errlen) ||
+        env_int("PAPCOLL_TRACE_FLUSH", 256, 1, 1 << 20, &cfg->flush, err, errlen) ||
         env_int("PAPCOLL_MIN_RANKS", 2, 1, 1 << 30, &cfg->min_ranks, err, errlen) ||
         env_int("PAPCOLL_MAX_SITES", 64, 1, 4096, &cfg->max_sites, err, errlen) ||
         read_site_id(cfg, err, errlen) || read_agree(cfg, err, errlen) || read_policies(cfg, err, errlen))

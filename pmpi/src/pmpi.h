@@ -38,6 +38,7 @@ typedef enum { PM_MODE_TRACE, PM_MODE_REPLACE, PM_MODE_OFF } pm_mode_t;
 typedef struct {
     pm_mode_t mode;
     char trace[1024]; /* PAPCOLL_TRACE: trace file, "" = none */
+    int flush;        /* PAPCOLL_TRACE_FLUSH: calls of a site between writes to the file */
     int depth;        /* PAPCOLL_SITE_DEPTH; 0: sites by op, root and size only */
     int by_function;  /* PAPCOLL_SITE_ID=function: frames stand for their functions */
     int min_ranks;    /* PAPCOLL_MIN_RANKS */

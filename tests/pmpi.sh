@@ -162,6 +162,9 @@ run depth0-3 3 PAPCOLL_SITE_DEPTH=0 PAPCOLL_MODE=replace -- "$T/check_c" &&
 run bad-config 3 PAPCOLL_MODE=bogus -- "$T/check_c" && expect bad-config off ">=" 500 &&
     { grep -q "papcoll_pmpi: PAPCOLL_MODE='bogus' is not trace, replace or off; interposer off" "$TMP/bad-config.log" ||
         fail "bad-config: no error line"; }
+run bad-trace 3 PAPCOLL_TRACE="$TMP/no/such/dir/t.h5" -- "$T/check_c" && at_least bad-trace 600 &&
+    { grep -q "papcoll_pmpi: trace '$TMP/no/such/dir/t.h5' for MPI_COMM_WORLD (3 ranks): .*; its calls are not recorded" \
+        "$TMP/bad-trace.log" || fail "bad-trace: no error line for the missing directory"; }
 
 if [[ $failures -gt 0 ]]; then
     echo "pmpi: $failures failure(s)"

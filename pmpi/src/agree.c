@@ -82,7 +82,7 @@ static void check_complete(pm_comm_t *pc)
         return;
     pm_count(PM_CNT_CHECK_FAILED, 1);
     for (i = 0; i < pc->sent.n; i++)
-        pc->sites[pc->sent.edges[i][0]].streak = 0;
+        pc->sites[pc->sent.from[i]].streak = 0;
 }
 
 static void check_post(pm_comm_t *pc)
@@ -105,9 +105,7 @@ static int trusted(pm_comm_t *pc, int idx, uint64_t key)
         pm_count(PM_CNT_MISPREDICTED, 1);
         w->mismatch = 1;
     }
-    w->edges[w->n][0] = pc->prev;
-    w->edges[w->n][1] = idx;
-    w->n++;
+    w->from[w->n++] = pc->prev;
     pc->prev = idx;
     pm_count(PM_CNT_TRUSTED, 1);
     if (w->n == PM_CHECK_WINDOW)

@@ -352,5 +352,13 @@ void pm_comm_release_all(void)
         if (pc == NULL)
             break;
         PMPI_Comm_delete_attr(pc->user, keyval); /* runs delete_cb -> release */
+        pthread_mutex_lock(&live_lock);
+        if (live == pc) /* the attribute was gone: release it ourselves */
+            live = pc->next;
+        else
+            pc = NULL;
+        pthread_mutex_unlock(&live_lock);
+        if (pc != NULL)
+            release(pc);
     }
 }

@@ -56,7 +56,7 @@ typedef struct {
     XX(PATHS, "paths differ", "ranks reached the call from different call sites (agreement)")       \
     XX(INTERCOMM, "intercommunicator", "collective on an intercommunicator")                         \
     XX(SMALL, "small communicator", "fewer ranks than PAPCOLL_MIN_RANKS")                            \
-    XX(LIMIT, "site limit", "the communicator already has PAPCOLL_MAX_SITES call sites")             \
+    XX(LIMIT, "site limit", "the communicator had PAPCOLL_MAX_SITES call sites already")             \
     XX(NOCONTEXT, "no context", "the papcoll context of the communicator could not be created")       \
     XX(NOSITE, "no site", "papcoll_site_create failed for the call site")                              \
     XX(OFF, "mode off", "PAPCOLL_MODE=off, or the configuration was refused at MPI_Init")
@@ -115,9 +115,9 @@ typedef struct {
 
 /* Checks of trusted calls: a window of calls, then one MPI_Iallreduce. */
 typedef struct {
-    int edges[PM_CHECK_WINDOW][2]; /* (from, to) site indices the window trusted */
-    int n;                         /* trusted calls in the window */
-    int mismatch;                  /* this rank reached one of them from elsewhere */
+    int from[PM_CHECK_WINDOW]; /* the sites whose successor the window trusted */
+    int n;                     /* trusted calls in the window */
+    int mismatch;              /* this rank reached one of them from elsewhere */
 } pm_window_t;
 
 /* Calls that ranks reached from different call sites, by this rank's site

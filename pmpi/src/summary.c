@@ -100,9 +100,12 @@ static void print_reasons(const long long *c)
     for (i = 0; i < PM_PASS_COUNT; i++)
         passed += c[i];
     fprintf(stderr, "papcoll_pmpi:   passed to PMPI untouched %12lld\n", passed);
-    for (i = 0; i < PM_PASS_COUNT; i++)
-        fprintf(stderr, "papcoll_pmpi:     %-20s %12lld  %s%s\n", labels[i], c[i], texts[i],
-                i == PM_PASS_SMALL ? " (PAPCOLL_MIN_RANKS)" : "");
+    for (i = 0; i < PM_PASS_COUNT; i++) {
+        fprintf(stderr, "papcoll_pmpi:     %-20s %12lld  %s", labels[i], c[i], texts[i]);
+        if (i == PM_PASS_SMALL || i == PM_PASS_LIMIT)
+            fprintf(stderr, " (%d)", i == PM_PASS_SMALL ? pm_g.cfg.min_ranks : pm_g.cfg.max_sites);
+        fputc('\n', stderr);
+    }
 }
 
 /* One line for scripts: key=value, every counter. */

@@ -14,7 +14,7 @@
 # define copies that LD_PRELOAD would put in front of the real ones.
 
 FC          := mpifort
-FFLAGS      := -O2 -g -fPIC -Wall -Werror
+PMPI_HELPER_FFLAGS := -O2 -g -fPIC -Wall -Werror
 PMPI_SRC    := $(sort $(wildcard pmpi/src/*.c))
 PMPI_OBJ    := $(PMPI_SRC:%.c=$(OBJ)/%.o) $(OBJ)/pmpi/src/sentinels.o
 PMPI_LIB    := $(OUT)/lib/libpapcoll_pmpi.so
@@ -23,12 +23,18 @@ PMPI_CHECKS := $(PMPI_TESTS)/check_c $(PMPI_TESTS)/reduce_loop $(PMPI_TESTS)/che
                $(PMPI_TESTS)/check_usempi $(PMPI_TESTS)/papcoll-algos
 
 all: $(PMPI_LIB) $(PMPI_CHECKS)
+install: install-pmpi
+.PHONY: install-pmpi
+
+install-pmpi: $(PMPI_LIB)
+	install -d $(DESTDIR)$(PREFIX)/lib
+	install -m 755 $(PMPI_LIB) $(DESTDIR)$(PREFIX)/lib/
 
 $(PMPI_SRC:%.c=$(OBJ)/%.o): CFLAGS += -Ipapcoll/include -Itrace/include
 
 $(OBJ)/pmpi/src/sentinels.o: pmpi/src/sentinels.f90
 	@mkdir -p $(dir $@)
-	$(FC) $(FFLAGS) -J$(dir $@) -c $< -o $@
+	$(FC) $(PMPI_HELPER_FFLAGS) -J$(dir $@) -c $< -o $@
 
 $(PMPI_LIB): $(PMPI_OBJ) $(TRACELIB) $(STATIC) pmpi/exports.map
 	@mkdir -p $(dir $@)
@@ -39,7 +45,7 @@ $(PMPI_LIB): $(PMPI_OBJ) $(TRACELIB) $(STATIC) pmpi/exports.map
 # The test programs are the program's own: no papcoll flags, no sanitizers.
 $(PMPI_TESTS)/%: tests/pmpi/%.c
 	@mkdir -p $(dir $@)
-	mpicc -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Wall -Wextra -Werror -o $@ $<
+	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Wall -Wextra -Werror -o $@ $<
 
 # One Fortran source, two programs: use mpi (checked with -Wall -Werror) and
 # include 'mpif.h', which declares no interfaces: gfortran then reports every

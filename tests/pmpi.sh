@@ -49,7 +49,7 @@ run() {
     shift
     timeout -k 5 120 mpirun --oversubscribe --mca mpi_yield_when_idle 1 -np "$np" "${envs[@]}" "$@" >"$log" 2>&1
     local rc=$?
-    if [[ $rc -ne 0 ]] || ! grep -qE "^check_[a-z]+: P=$np: [0-9]+ checks, 0 failed$" "$log" ||
+    if [[ $rc -ne 0 ]] || ! grep -qE "check_[a-z]+: P=$np: [0-9]+ checks, 0 failed$" "$log" ||
         ! grep -q '^papcoll_pmpi: counts:' "$log"; then
         fail "$name: exit $rc; $(grep -m3 -E 'FAIL|rror|papcoll_pmpi: rank' "$log" | tr '\n' ' ')(log below)"
         tail -n 15 "$log" | sed 's/^/    /'

@@ -63,9 +63,11 @@ static void settle_config(int ok, const char *err)
     }
 }
 
+/* Rank 0: one line (each written with one call, see summary.c). */
 static void banner(int required, int raised, const char *why)
 {
-    int got = 0;
+    char line[1600];
+    int got = 0, n;
 
     if (pm_g.world_rank != 0)
         return;
@@ -76,16 +78,16 @@ static void banner(int required, int raised, const char *why)
                 level_name(required), level_name(got), why);
     if (pm_g.cfg.mode == PM_MODE_OFF)
         return;
-    fprintf(stderr, "papcoll_pmpi: mode %s, %s%s, ", pm_mode_name(pm_g.cfg.mode),
-            pm_g.cfg.trace[0] ? "trace " : "no trace", pm_g.cfg.trace);
-    if (pm_g.cfg.depth == 0)
-        fprintf(stderr, "call sites by op, root and size (no agreement needed)");
-    else
-        fprintf(stderr, "call sites of %d %s, agreed %s", pm_g.cfg.depth,
-                pm_g.cfg.by_function ? (pm_g.cfg.depth > 1 ? "functions" : "function")
-                                     : (pm_g.cfg.depth > 1 ? "return addresses" : "return address"),
-                pm_g.cfg.stable ? "until stable (PAPCOLL_AGREE=stable:N)" : "at every call");
-    fprintf(stderr, "; summary at MPI_Finalize\n");
+    n = snprintf(line, sizeof line, "papcoll_pmpi: mode %s, %s%s, ", pm_mode_name(pm_g.cfg.mode),
+                 pm_g.cfg.trace[0] ? "trace " : "no trace", pm_g.cfg.trace);
+    if (n > 0 && (size_t)n < sizeof line && pm_g.cfg.depth == 0)
+        snprintf(line + n, sizeof line - (size_t)n, "call sites by op, root and size (no agreement needed)");
+    else if (n > 0 && (size_t)n < sizeof line)
+        snprintf(line + n, sizeof line - (size_t)n, "call sites of %d %s, agreed %s", pm_g.cfg.depth,
+                 pm_g.cfg.by_function ? (pm_g.cfg.depth > 1 ? "functions" : "function")
+                                      : (pm_g.cfg.depth > 1 ? "return addresses" : "return address"),
+                 pm_g.cfg.stable ? "until stable (PAPCOLL_AGREE=stable:N)" : "at every call");
+    fprintf(stderr, "%s; summary at MPI_Finalize\n", line);
 }
 
 /*

@@ -92,76 +92,98 @@ static char *gather_notes(int rank, int size)
     return all;
 }
 
-static void print_reasons(const long long *c)
+static void print_reasons(FILE *o, const long long *c)
 {
     long long passed = 0;
     int i;
 
     for (i = 0; i < PM_PASS_COUNT; i++)
         passed += c[i];
-    fprintf(stderr, "papcoll_pmpi:   passed to PMPI untouched %12lld\n", passed);
+    fprintf(o, "papcoll_pmpi:   passed to PMPI untouched %12lld\n", passed);
     for (i = 0; i < PM_PASS_COUNT; i++) {
-        fprintf(stderr, "papcoll_pmpi:     %-20s %12lld  %s", labels[i], c[i], texts[i]);
+        fprintf(o, "papcoll_pmpi:     %-20s %12lld  %s", labels[i], c[i], texts[i]);
         if (i == PM_PASS_SMALL || i == PM_PASS_LIMIT)
-            fprintf(stderr, " (%d)", i == PM_PASS_SMALL ? pm_g.cfg.min_ranks : pm_g.cfg.max_sites);
-        fputc('\n', stderr);
+            fprintf(o, " (%d)", i == PM_PASS_SMALL ? pm_g.cfg.min_ranks : pm_g.cfg.max_sites);
+        fputc('\n', o);
     }
 }
 
 /* One line for scripts: key=value, every counter. */
-static void print_counts(const long long *c)
+static void print_counts(FILE *o, const long long *c)
 {
     char key[32];
     int i, j;
 
-    fprintf(stderr, "papcoll_pmpi: counts:");
+    fprintf(o, "papcoll_pmpi: counts:");
     for (i = 0; i < PAPCOLL_OP_COUNT; i++)
-        fprintf(stderr, " %s=%lld", papcoll_op_name((papcoll_op_t)i), c[PM_CNT_OP0 + i]);
+        fprintf(o, " %s=%lld", papcoll_op_name((papcoll_op_t)i), c[PM_CNT_OP0 + i]);
     for (i = 0; i < PM_PASS_COUNT; i++) {
         for (j = 0; keys[i][j] && j < (int)sizeof key - 1; j++)
             key[j] = (char)tolower((unsigned char)keys[i][j]);
         key[j] = '\0';
-        fprintf(stderr, " %s=%lld", key, c[i]);
+        fprintf(o, " %s=%lld", key, c[i]);
     }
-    fprintf(stderr, " nested=%lld agreed=%lld signature=%lld trusted=%lld mispredicted=%lld checks=%lld"
+    fprintf(o, " nested=%lld agreed=%lld signature=%lld trusted=%lld mispredicted=%lld checks=%lld"
                     " check_failed=%lld comms=%lld sites=%lld errors=%lld\n",
             c[PM_CNT_NESTED], c[PM_CNT_AGREED], c[PM_CNT_SIGNATURE], c[PM_CNT_TRUSTED], c[PM_CNT_MISPREDICTED], c[PM_CNT_CHECKS],
             c[PM_CNT_CHECK_FAILED], c[PM_CNT_COMMS], c[PM_CNT_SITES], c[PM_CNT_ERRORS]);
 }
 
-static void print_human(const long long *c, const double *ns, int size)
+static void print_human(FILE *o, const long long *c, const double *ns, int size)
 {
     long long handled = 0;
     int i;
 
     for (i = 0; i < PAPCOLL_OP_COUNT; i++)
         handled += c[PM_CNT_OP0 + i];
-    fprintf(stderr, "papcoll_pmpi: summary: mode %s, %d ranks; counts are rank-calls (a collective on P ranks "
+    fprintf(o, "papcoll_pmpi: summary: mode %s, %d ranks; counts are rank-calls (a collective on P ranks "
                     "counts P), summed over ranks\n",
             pm_mode_name(pm_g.cfg.mode), size);
-    fprintf(stderr, "papcoll_pmpi:   through papcoll          %12lld  (", handled);
+    fprintf(o, "papcoll_pmpi:   through papcoll          %12lld  (", handled);
     for (i = 0; i < PAPCOLL_OP_COUNT; i++)
-        fprintf(stderr, "%s%s %lld", i ? ", " : "", papcoll_op_name((papcoll_op_t)i), c[PM_CNT_OP0 + i]);
-    fprintf(stderr, ")\n");
-    print_reasons(c);
-    fprintf(stderr, "papcoll_pmpi:   call sites: %lld rank-calls agreed (blocking allreduce, mean %.1f us), %lld by "
+        fprintf(o, "%s%s %lld", i ? ", " : "", papcoll_op_name((papcoll_op_t)i), c[PM_CNT_OP0 + i]);
+    fprintf(o, ")\n");
+    print_reasons(o, c);
+    fprintf(o, "papcoll_pmpi:   call sites: %lld rank-calls agreed (blocking allreduce, mean %.1f us), %lld by "
                     "signature (no agreement), %lld trusted (%lld checks, mean wait %.1f us, %lld found a miss; "
                     "%lld rank-calls came from another site than the trusted one and were recorded under it)\n",
             c[PM_CNT_AGREED], c[PM_CNT_AGREED] ? ns[1] / 1e3 / (double)c[PM_CNT_AGREED] : 0.0, c[PM_CNT_SIGNATURE],
             c[PM_CNT_TRUSTED], c[PM_CNT_CHECKS], c[PM_CNT_CHECKS] ? ns[0] / 1e3 / (double)c[PM_CNT_CHECKS] : 0.0,
             c[PM_CNT_CHECK_FAILED], c[PM_CNT_MISPREDICTED]);
-    fprintf(stderr, "papcoll_pmpi:   %lld MPI calls of the interposer itself went straight to PMPI; %lld papcoll "
+    fprintf(o, "papcoll_pmpi:   %lld MPI calls of the interposer itself went straight to PMPI; %lld papcoll "
                     "errors\n",
             c[PM_CNT_NESTED], c[PM_CNT_ERRORS]);
 }
 
-/* Collective over MPI_COMM_WORLD, after every communicator was released. */
+/* Rank 0: the whole summary, from the summed counters and every process's
+ * notes (all: NULL when they could not be collected). */
+static void print_summary(FILE *o, const long long *sum, const double *ns, char *all)
+{
+    char *line, *save = NULL;
+
+    print_human(o, sum, ns, pm_g.world_size);
+    fprintf(o, "papcoll_pmpi:   communicators with a papcoll context: %lld, call sites: %lld\n", sum[PM_CNT_COMMS],
+            sum[PM_CNT_SITES]);
+    if (all == NULL)
+        fprintf(o, "papcoll_pmpi:   (the per-site lines could not be collected: out of memory)\n");
+    for (line = all ? strtok_r(all, "\n", &save) : NULL; line != NULL; line = strtok_r(NULL, "\n", &save))
+        fprintf(o, "papcoll_pmpi:   %s\n", line);
+    print_counts(o, sum);
+}
+
+/*
+ * Collective over MPI_COMM_WORLD, after every communicator was released.
+ * The text is written with one call, so that mpirun, which forwards every
+ * rank's stdout and stderr, cannot interleave other output with its lines.
+ */
 void pm_summary_print(void)
 {
     long long sum[PM_NCOUNTERS], ns_in[2], ns_out[2];
     double ns[2];
     int rank = pm_g.world_rank;
-    char *all;
+    char *all, *text = NULL;
+    size_t len = 0;
+    FILE *o;
 
     ns_in[0] = agree_ns[0];
     ns_in[1] = agree_ns[1];
@@ -171,18 +193,11 @@ void pm_summary_print(void)
     if (rank == 0) {
         ns[0] = (double)ns_out[0];
         ns[1] = (double)ns_out[1];
-        print_human(sum, ns, pm_g.world_size);
-        fprintf(stderr, "papcoll_pmpi:   communicators with a papcoll context: %lld, call sites: %lld\n",
-                sum[PM_CNT_COMMS], sum[PM_CNT_SITES]);
-        if (all != NULL && *all != '\0') {
-            char *line, *save = NULL;
-
-            for (line = strtok_r(all, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save))
-                fprintf(stderr, "papcoll_pmpi:   %s\n", line);
-        } else if (all == NULL) {
-            fprintf(stderr, "papcoll_pmpi:   (the per-site lines could not be collected: out of memory)\n");
-        }
-        print_counts(sum);
+        o = open_memstream(&text, &len);
+        print_summary(o ? o : stderr, sum, ns, all);
+        if (o != NULL && fclose(o) == 0)
+            fwrite(text, 1, len, stderr);
+        free(text);
     }
     if (notes_dropped > 0)
         fprintf(stderr, "papcoll_pmpi: rank %d: %zu summary lines dropped (more than %d bytes)\n", rank,

@@ -562,6 +562,7 @@ int main(int argc, char **argv)
     MPI_Reduce(&g_failed, &fails, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     if (g_rank == 0)
         printf("check_c: P=%d: %ld checks, %ld failed\n", g_size, g_checks, fails);
+    fflush(stdout); /* before the interposer's summary, which MPI_Finalize prints */
     MPI_Finalize();
     return fails > 0;
 }

@@ -346,6 +346,7 @@ program check_f
   call divergent()
   call MPI_REDUCE(nfailed, fails, 1, MPI_INTEGER, MPI_SUM, 0, MPI_COMM_WORLD, ierr)
   if (me == 0) write (*, '(a,i0,a,i0,a,i0,a)') 'check_f: P=', np, ': ', nchecks, ' checks, ', fails, ' failed'
+  flush (6)
   call MPI_FINALIZE(ierr)
   if (me == 0 .and. fails > 0) stop 1
 end program check_f

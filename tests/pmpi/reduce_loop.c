@@ -108,6 +108,7 @@ int main(int argc, char **argv)
         printf("reduce_loop: op=%s P=%d bytes=%lld iters=%ld time_s=%.6f per_call_us=%.3f check=%s\n",
                o.allreduce ? "allreduce" : "reduce", size, (long long)n * 8, o.iters, t, t / o.iters * 1e6,
                ok ? "ok" : "WRONG");
+    fflush(stdout);
     free(x);
     free(y);
     MPI_Finalize();

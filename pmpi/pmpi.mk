@@ -30,7 +30,11 @@ install-pmpi: $(PMPI_LIB)
 	install -d $(DESTDIR)$(PREFIX)/lib
 	install -m 755 $(PMPI_LIB) $(DESTDIR)$(PREFIX)/lib/
 
-$(PMPI_SRC:%.c=$(OBJ)/%.o): CFLAGS += -Ipapcoll/include -Itrace/include
+# The interposer is a program of the layers below it: their public headers only.
+INC_PMPI := -Ipapcoll/include -Itrace/include
+$(OBJ)/pmpi/%.o: pmpi/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(INC_PMPI) -MMD -MP -c $< -o $@
 
 $(OBJ)/pmpi/src/sentinels.o: pmpi/src/sentinels.f90
 	@mkdir -p $(dir $@)
@@ -62,6 +66,6 @@ $(PMPI_TESTS)/check_usempi: tests/pmpi/check_f.F90
 
 $(PMPI_TESTS)/papcoll-algos: tests/pmpi/papcoll-algos.c $(STATIC)
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -Ipapcoll/include $(LDFLAGS) -o $@ $^ $(LIB_LIBS)
+	$(CC) -std=c11 -O2 -Wall -Wextra -Werror $(INC_PMPI) $(LDFLAGS) -o $@ $^ $(LIB_LIBS)
 
 -include $(PMPI_SRC:%.c=$(OBJ)/%.d)

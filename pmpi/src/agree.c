@@ -12,7 +12,7 @@
  * PAPCOLL_AGREE=stable:N times and has the call's op, root and size (which
  * every rank of a correct program passes alike).  Then every rank runs it on
  * that site without communicating; each rank notes whether its own stack ID
- * matched, and every PM_CHECK_WINDOW trusted calls one MPI_Iallreduce tells
+ * matched, and every IP_CHECK_WINDOW trusted calls one MPI_Iallreduce tells
  * all ranks whether any rank missed.  It completes when the next window is
  * posted: then the window's edges lose their streak, and the calls after
  * them are agreed again.  Every other call is *agreed*: a blocking
@@ -32,14 +32,14 @@
 #include "pmpi.h"
 
 /* The predicted site of this call, or -1 when it must be agreed. */
-static int predicted(const pm_comm_t *pc, const pm_call_t *c, long long bytes)
+static int predicted(const ip_comm_t *pc, const ip_call_t *c, long long bytes)
 {
-    const pm_site_t *p, *s;
+    const ip_site_t *p, *s;
 
-    if (pm_g.cfg.stable == 0 || pc->prev < 0)
+    if (ip_g.cfg.stable == 0 || pc->prev < 0)
         return -1;
     p = &pc->sites[pc->prev];
-    if (p->next < 0 || p->streak < pm_g.cfg.stable)
+    if (p->next < 0 || p->streak < ip_g.cfg.stable)
         return -1;
     s = &pc->sites[p->next];
     if (s->site == NULL || s->op != c->op || s->root != c->root || s->bytes != bytes)
@@ -49,9 +49,9 @@ static int predicted(const pm_comm_t *pc, const pm_call_t *c, long long bytes)
 
 /* An agreed call: prev -> idx (-1: passed through) confirms or replaces
  * prev's successor. */
-static void link_agreed(pm_comm_t *pc, int idx)
+static void link_agreed(ip_comm_t *pc, int idx)
 {
-    pm_site_t *p;
+    ip_site_t *p;
 
     if (pc->prev >= 0) {
         p = &pc->sites[pc->prev];
@@ -67,7 +67,7 @@ static void link_agreed(pm_comm_t *pc, int idx)
 }
 
 /* Completes the check in flight; a miss anywhere resets its window's edges. */
-static void check_complete(pm_comm_t *pc)
+static void check_complete(ip_comm_t *pc)
 {
     double t0;
     int i;
@@ -77,15 +77,15 @@ static void check_complete(pm_comm_t *pc)
     t0 = PMPI_Wtime();
     if (PMPI_Wait(&pc->check, MPI_STATUS_IGNORE) != MPI_SUCCESS)
         pc->check_out = 1; /* unknown: agree again */
-    pm_time_agree(PMPI_Wtime() - t0, 0);
+    ip_time_agree(PMPI_Wtime() - t0, 0);
     if (pc->check_out == 0)
         return;
-    pm_count(PM_CNT_CHECK_FAILED, 1);
+    ip_count(IP_CNT_CHECK_FAILED, 1);
     for (i = 0; i < pc->sent.n; i++)
         pc->sites[pc->sent.from[i]].streak = 0;
 }
 
-static void check_post(pm_comm_t *pc)
+static void check_post(ip_comm_t *pc)
 {
     check_complete(pc);
     pc->sent = pc->win;
@@ -93,35 +93,35 @@ static void check_post(pm_comm_t *pc)
     pc->check_out = 0;
     if (PMPI_Iallreduce(&pc->check_in, &pc->check_out, 1, MPI_INT, MPI_MAX, pc->dup, &pc->check) != MPI_SUCCESS)
         pc->check = MPI_REQUEST_NULL;
-    pm_count(PM_CNT_CHECKS, 1);
+    ip_count(IP_CNT_CHECKS, 1);
     memset(&pc->win, 0, sizeof pc->win);
 }
 
-static int trusted(pm_comm_t *pc, int idx, uint64_t key)
+static int trusted(ip_comm_t *pc, int idx, uint64_t key)
 {
-    pm_window_t *w = &pc->win;
+    ip_window_t *w = &pc->win;
 
     if (pc->sites[idx].key != key) {
-        pm_count(PM_CNT_MISPREDICTED, 1);
+        ip_count(IP_CNT_MISPREDICTED, 1);
         w->mismatch = 1;
     }
     w->from[w->n++] = pc->prev;
     pc->prev = idx;
-    pm_count(PM_CNT_TRUSTED, 1);
-    if (w->n == PM_CHECK_WINDOW)
+    ip_count(IP_CNT_TRUSTED, 1);
+    if (w->n == IP_CHECK_WINDOW)
         check_post(pc);
     return idx;
 }
 
 /* PAPCOLL_SITE_DEPTH=0: the key holds op, root and size only, which every
  * rank of a correct program passes alike, so no agreement is needed. */
-static int by_signature(pm_comm_t *pc, const pm_call_t *c, uint64_t key, long long bytes, pm_pass_t *why)
+static int by_signature(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long bytes, ip_pass_t *why)
 {
-    int idx = -1, r = pm_comm_site(pc, c, key, bytes, &idx);
+    int idx = -1, r = ip_comm_site(pc, c, key, bytes, &idx);
 
-    pm_count(PM_CNT_SIGNATURE, 1);
+    ip_count(IP_CNT_SIGNATURE, 1);
     if (r != 0) {
-        *why = (pm_pass_t)(r - 1);
+        *why = (ip_pass_t)(r - 1);
         return -1;
     }
     return idx;
@@ -131,30 +131,30 @@ static int by_signature(pm_comm_t *pc, const pm_call_t *c, uint64_t key, long lo
  * The site index of this call, or -1 with *why when every rank passes it
  * through.  key: this rank's stack ID mixed with op, root and bytes.
  */
-int pm_agree(pm_comm_t *pc, const pm_call_t *c, uint64_t key, long long bytes, pm_pass_t *why)
+int ip_agree(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long bytes, ip_pass_t *why)
 {
     unsigned long long v[2] = {key, ~key}, m[2];
     int idx, r;
     double t0;
 
-    if (pm_g.cfg.depth == 0) /* the key is the call's signature: the same everywhere */
+    if (ip_g.cfg.depth == 0) /* the key is the call's signature: the same everywhere */
         return by_signature(pc, c, key, bytes, why);
     if ((idx = predicted(pc, c, bytes)) >= 0)
         return trusted(pc, idx, key);
     t0 = PMPI_Wtime();
     r = PMPI_Allreduce(v, m, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, pc->dup);
-    pm_time_agree(PMPI_Wtime() - t0, 1);
-    pm_count(PM_CNT_AGREED, 1);
+    ip_time_agree(PMPI_Wtime() - t0, 1);
+    ip_count(IP_CNT_AGREED, 1);
     if (r != MPI_SUCCESS || m[0] != ~m[1]) { /* max key != min key */
-        *why = PM_PASS_PATHS;
-        pm_comm_diverged(pc, c, key, bytes);
+        *why = IP_PASS_PATHS;
+        ip_comm_diverged(pc, c, key, bytes);
         link_agreed(pc, -1);
         return -1;
     }
-    r = pm_comm_site(pc, c, key, bytes, &idx);
+    r = ip_comm_site(pc, c, key, bytes, &idx);
     if (r != 0) {
-        *why = (pm_pass_t)(r - 1);
-        link_agreed(pc, r - 1 == PM_PASS_NOSITE ? idx : -1);
+        *why = (ip_pass_t)(r - 1);
+        link_agreed(pc, r - 1 == IP_PASS_NOSITE ? idx : -1);
         return -1;
     }
     link_agreed(pc, idx);
@@ -163,7 +163,7 @@ int pm_agree(pm_comm_t *pc, const pm_call_t *c, uint64_t key, long long bytes, p
 
 /* Before the communicator's state goes: the last window and the check in
  * flight (every rank has the same window, so all post it). */
-void pm_agree_drain(pm_comm_t *pc)
+void ip_agree_drain(ip_comm_t *pc)
 {
     if (pc->win.n > 0)
         check_post(pc);

@@ -29,84 +29,84 @@ static long long type_bytes(int count, MPI_Datatype type)
     return (long long)count * (long long)size;
 }
 
-static int pm_run_gather(papcoll_site_t *s, const pm_call_t *c)
+static int ip_run_gather(papcoll_site_t *s, const ip_call_t *c)
 {
     return papcoll_gather(s, c->sbuf, c->scount, c->stype, c->rbuf, c->rcount, c->rtype, c->root);
 }
-static int pm_pmpi_gather(const pm_call_t *c)
+static int ip_pmpi_gather(const ip_call_t *c)
 {
     return PMPI_Gather(c->sbuf, c->scount, c->stype, c->rbuf, c->rcount, c->rtype, c->root, c->comm);
 }
-static long long pm_bytes_gather(const pm_call_t *c, int rank)
+static long long ip_bytes_gather(const ip_call_t *c, int rank)
 {
     return rank == c->root ? type_bytes(c->rcount, c->rtype) : type_bytes(c->scount, c->stype);
 }
 
-static int pm_run_scatter(papcoll_site_t *s, const pm_call_t *c)
+static int ip_run_scatter(papcoll_site_t *s, const ip_call_t *c)
 {
     return papcoll_scatter(s, c->sbuf, c->scount, c->stype, c->rbuf, c->rcount, c->rtype, c->root);
 }
-static int pm_pmpi_scatter(const pm_call_t *c)
+static int ip_pmpi_scatter(const ip_call_t *c)
 {
     return PMPI_Scatter(c->sbuf, c->scount, c->stype, c->rbuf, c->rcount, c->rtype, c->root, c->comm);
 }
-static long long pm_bytes_scatter(const pm_call_t *c, int rank)
+static long long ip_bytes_scatter(const ip_call_t *c, int rank)
 {
     return rank == c->root ? type_bytes(c->scount, c->stype) : type_bytes(c->rcount, c->rtype);
 }
 
 /* bcast: the buffer travels as rbuf, rcount, rtype. */
-static int pm_run_bcast(papcoll_site_t *s, const pm_call_t *c)
+static int ip_run_bcast(papcoll_site_t *s, const ip_call_t *c)
 {
     return papcoll_bcast(s, c->rbuf, c->rcount, c->rtype, c->root);
 }
-static int pm_pmpi_bcast(const pm_call_t *c)
+static int ip_pmpi_bcast(const ip_call_t *c)
 {
     return PMPI_Bcast(c->rbuf, c->rcount, c->rtype, c->root, c->comm);
 }
-static long long pm_bytes_bcast(const pm_call_t *c, int rank)
+static long long ip_bytes_bcast(const ip_call_t *c, int rank)
 {
     (void)rank;
     return type_bytes(c->rcount, c->rtype);
 }
 
 /* reductions: count and datatype travel as rcount, rtype. */
-static int pm_run_reduce(papcoll_site_t *s, const pm_call_t *c)
+static int ip_run_reduce(papcoll_site_t *s, const ip_call_t *c)
 {
     return papcoll_reduce(s, c->sbuf, c->rbuf, c->rcount, c->rtype, c->mop, c->root);
 }
-static int pm_pmpi_reduce(const pm_call_t *c)
+static int ip_pmpi_reduce(const ip_call_t *c)
 {
     return PMPI_Reduce(c->sbuf, c->rbuf, c->rcount, c->rtype, c->mop, c->root, c->comm);
 }
-static long long pm_bytes_reduce(const pm_call_t *c, int rank)
+static long long ip_bytes_reduce(const ip_call_t *c, int rank)
 {
     (void)rank;
     return type_bytes(c->rcount, c->rtype);
 }
 
-static int pm_run_allreduce(papcoll_site_t *s, const pm_call_t *c)
+static int ip_run_allreduce(papcoll_site_t *s, const ip_call_t *c)
 {
     return papcoll_allreduce(s, c->sbuf, c->rbuf, c->rcount, c->rtype, c->mop);
 }
-static int pm_pmpi_allreduce(const pm_call_t *c)
+static int ip_pmpi_allreduce(const ip_call_t *c)
 {
     return PMPI_Allreduce(c->sbuf, c->rbuf, c->rcount, c->rtype, c->mop, c->comm);
 }
-static long long pm_bytes_allreduce(const pm_call_t *c, int rank)
+static long long ip_bytes_allreduce(const ip_call_t *c, int rank)
 {
     (void)rank;
     return type_bytes(c->rcount, c->rtype);
 }
 
 typedef struct {
-    int (*run)(papcoll_site_t *site, const pm_call_t *c);
-    int (*pmpi)(const pm_call_t *c);
-    long long (*bytes)(const pm_call_t *c, int rank);
+    int (*run)(papcoll_site_t *site, const ip_call_t *c);
+    int (*pmpi)(const ip_call_t *c);
+    long long (*bytes)(const ip_call_t *c, int rank);
 } adapter_t;
 
 static const adapter_t adapters[PAPCOLL_OP_COUNT] = {
-#define PAPCOLL_OP(NAME, name, dflt, env, ini, kind) {pm_run_##name, pm_pmpi_##name, pm_bytes_##name},
+#define PAPCOLL_OP(NAME, name, dflt, env, ini, kind) {ip_run_##name, ip_pmpi_##name, ip_bytes_##name},
 #include "papcoll_ops.def"
 #undef PAPCOLL_OP
 };
@@ -120,79 +120,79 @@ static uint64_t mix64(uint64_t x)
     return x ^ (x >> 32);
 }
 
-static int pass(const pm_call_t *c, pm_pass_t why)
+static int pass(const ip_call_t *c, ip_pass_t why)
 {
-    pm_count(why, 1);
+    ip_count(why, 1);
     return adapters[c->op].pmpi(c);
 }
 
 /* A papcoll error as an MPI error, through the program's error handler on
  * its communicator (MPI_ERRORS_ARE_FATAL by default: the job stops). */
-static int mpi_error(const pm_call_t *c, const pm_site_t *s, int rc)
+static int mpi_error(const ip_call_t *c, const ip_site_t *s, int rc)
 {
     int code = rc == PAPCOLL_ERR_TRUNCATE ? MPI_ERR_TRUNCATE
                : rc == PAPCOLL_ERR_DATATYPE ? MPI_ERR_TYPE
                : rc == PAPCOLL_ERR_INVAL    ? MPI_ERR_ARG
                                             : MPI_ERR_INTERN;
 
-    pm_count(PM_CNT_ERRORS, 1);
-    fprintf(stderr, "papcoll_pmpi: rank %d: %s at site %s: %s\n", pm_g.world_rank, papcoll_op_name(c->op),
+    ip_count(IP_CNT_ERRORS, 1);
+    fprintf(stderr, "papcoll_pmpi: rank %d: %s at site %s: %s\n", ip_g.world_rank, papcoll_op_name(c->op),
             s->name, papcoll_strerror(rc));
     PMPI_Comm_call_errhandler(c->comm, code);
     return code;
 }
 
 /* Through papcoll on the agreed site, or to PMPI with the reason counted. */
-static int handled(pm_comm_t *pc, const pm_call_t *c)
+static int handled(ip_comm_t *pc, const ip_call_t *c)
 {
     const adapter_t *a = &adapters[c->op];
     long long bytes = a->bytes(c, pc->rank);
-    uint64_t key = mix64((pm_g.cfg.depth > 0 ? pm_site_key(c->caller, pm_g.cfg.depth) : 0) ^
+    uint64_t key = mix64((ip_g.cfg.depth > 0 ? ip_site_key(c->caller, ip_g.cfg.depth) : 0) ^
                          mix64(((uint64_t)c->op << 56) ^ ((uint64_t)(uint32_t)c->root << 24) ^ (uint64_t)bytes));
-    pm_pass_t why = PM_PASS_PATHS;
-    pm_site_t *s;
+    ip_pass_t why = IP_PASS_PATHS;
+    ip_site_t *s;
     int idx, rc;
 
-    idx = pm_agree(pc, c, key, bytes, &why);
+    idx = ip_agree(pc, c, key, bytes, &why);
     if (idx < 0) {
-        pm_inside--;
+        ip_inside--;
         return pass(c, why);
     }
     s = &pc->sites[idx];
     s->calls++;
     rc = a->run(s->site, c);
-    pm_inside--;
+    ip_inside--;
     if (rc == PAPCOLL_OK) {
-        pm_count(PM_CNT_OP0 + (int)c->op, 1);
+        ip_count(IP_CNT_OP0 + (int)c->op, 1);
         return MPI_SUCCESS;
     }
     return mpi_error(c, s, rc);
 }
 
-int pm_collective(const pm_call_t *c)
+int ip_collective(const ip_call_t *c)
 {
     int inter = 0, size = 0;
-    pm_comm_t *pc;
+    ip_comm_t *pc;
 
-    if (pm_inside > 0 || !pm_g.ready) {
-        if (pm_inside > 0)
-            pm_count(PM_CNT_NESTED, 1);
+    if (ip_inside > 0 || !ip_g.ready) {
+        if (ip_inside > 0)
+            ip_count(IP_CNT_NESTED, 1);
         return adapters[c->op].pmpi(c);
     }
-    if (pm_g.cfg.mode == PM_MODE_OFF)
-        return pass(c, PM_PASS_OFF);
+    if (ip_g.cfg.mode == IP_MODE_OFF)
+        return pass(c, IP_PASS_OFF);
     if (c->comm == MPI_COMM_NULL || PMPI_Comm_test_inter(c->comm, &inter) != MPI_SUCCESS)
         return adapters[c->op].pmpi(c); /* not a communicator: MPI reports it */
     if (inter)
-        return pass(c, PM_PASS_INTERCOMM);
+        return pass(c, IP_PASS_INTERCOMM);
     PMPI_Comm_size(c->comm, &size);
-    if (size < pm_g.cfg.min_ranks)
-        return pass(c, PM_PASS_SMALL);
-    pm_inside++;
-    pc = pm_comm_get(c->comm);
+    if (size < ip_g.cfg.min_ranks)
+        return pass(c, IP_PASS_SMALL);
+    ip_inside++;
+    pc = ip_comm_get(c->comm);
     if (pc->ctx == NULL) {
-        pm_inside--;
-        return pass(c, PM_PASS_NOCONTEXT);
+        ip_inside--;
+        return pass(c, IP_PASS_NOCONTEXT);
     }
     return handled(pc, c); /* leaves the guard */
 }

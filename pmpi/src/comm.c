@@ -25,14 +25,14 @@
 
 static int keyval = MPI_KEYVAL_INVALID;
 static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
-static pm_comm_t *live;     /* newest first: MPI_Finalize releases in reverse creation order */
+static ip_comm_t *live;     /* newest first: MPI_Finalize releases in reverse creation order */
 static int world_file_used; /* PAPCOLL_TRACE holds a communicator of every rank already */
 static int files_named;     /* trace files named by this process for other communicators */
 /* The attribute of a communicator whose context could not be created: its
  * calls pass through without another attempt (no allocation needed). */
-static pm_comm_t failed;
+static ip_comm_t failed;
 
-static void release(pm_comm_t *pc);
+static void release(ip_comm_t *pc);
 
 static int delete_cb(MPI_Comm comm, int key, void *val, void *extra)
 {
@@ -40,20 +40,20 @@ static int delete_cb(MPI_Comm comm, int key, void *val, void *extra)
     (void)key;
     (void)extra;
     if (val != &failed) {
-        pm_inside++;
+        ip_inside++;
         release(val);
-        pm_inside--;
+        ip_inside--;
     }
     return MPI_SUCCESS;
 }
 
-int pm_comm_keyval(void)
+int ip_comm_keyval(void)
 {
     return PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_cb, &keyval, NULL);
 }
 
 /* "MPI_COMM_WORLD (4 ranks)" or "split (2 of 4 ranks: 1 3)". */
-static void make_label(pm_comm_t *pc, int world_like)
+static void make_label(ip_comm_t *pc, int world_like)
 {
     char name[MPI_MAX_OBJECT_NAME] = "";
     int len = 0, i, n, r, wr;
@@ -66,7 +66,7 @@ static void make_label(pm_comm_t *pc, int world_like)
         return;
     }
     k = (size_t)snprintf(pc->label, sizeof pc->label, "%s (%d of %d ranks:", len ? name : "communicator",
-                         pc->size, pm_g.world_size);
+                         pc->size, ip_g.world_size);
     n = pc->size < 6 ? pc->size : 6;
     PMPI_Comm_group(pc->user, &g);
     PMPI_Comm_group(MPI_COMM_WORLD, &wg);
@@ -84,9 +84,9 @@ static void make_label(pm_comm_t *pc, int world_like)
 /* PAPCOLL_TRACE for the first communicator of every rank; STEM.R.K.h5 for
  * the others (R: this process's world rank, K: its count; only the name on
  * the communicator's rank 0 is used, so names never collide). */
-static void trace_path(pm_comm_t *pc, int world_like)
+static void trace_path(ip_comm_t *pc, int world_like)
 {
-    const char *t = pm_g.cfg.trace;
+    const char *t = ip_g.cfg.trace;
     size_t n = strlen(t);
 
     if (n > 3 && strcmp(t + n - 3, ".h5") == 0)
@@ -96,19 +96,19 @@ static void trace_path(pm_comm_t *pc, int world_like)
         world_file_used = 1;
         snprintf(pc->path, sizeof pc->path, "%s", t);
     } else {
-        snprintf(pc->path, sizeof pc->path, "%.*s.%d.%d.h5", (int)n, t, pm_g.world_rank, ++files_named);
+        snprintf(pc->path, sizeof pc->path, "%.*s.%d.%d.h5", (int)n, t, ip_g.world_rank, ++files_named);
     }
     pthread_mutex_unlock(&live_lock);
 }
 
-static void open_trace(pm_comm_t *pc, int world_like)
+static void open_trace(ip_comm_t *pc, int world_like)
 {
     char config[2048];
-    paptrace_meta_t meta = {pm_g.program, pm_g.argc, pm_g.argv, config, pm_g.cfg.flush};
+    paptrace_meta_t meta = {ip_g.program, ip_g.argc, ip_g.argv, config, ip_g.cfg.flush};
     int rc;
 
     trace_path(pc, world_like);
-    pm_config_text(&pm_g.cfg, pc, config, sizeof config);
+    ip_config_text(&ip_g.cfg, pc, config, sizeof config);
     rc = paptrace_open(pc->ctx, pc->dup, pc->path, &meta, &pc->trace); /* agreed status */
     if (rc != PAPTRACE_OK) {
         if (pc->rank == 0)
@@ -120,7 +120,7 @@ static void open_trace(pm_comm_t *pc, int world_like)
 }
 
 /* The papcoll context on our duplicate; every rank learns whether all succeeded. */
-static int make_context(pm_comm_t *pc)
+static int make_context(ip_comm_t *pc)
 {
     papcoll_options_t o;
     int rc, ok, all = 0;
@@ -128,7 +128,7 @@ static int make_context(pm_comm_t *pc)
     memset(&o, 0, sizeof o);
     /* Trace mode runs the MPI library's algorithm: no monitor thread, no
      * exchanges, and none of the warnings that concern PAP algorithms. */
-    o.no_monitor = o.quiet = pm_g.cfg.mode == PM_MODE_TRACE;
+    o.no_monitor = o.quiet = ip_g.cfg.mode == IP_MODE_TRACE;
     rc = papcoll_init(pc->dup, &o, &pc->ctx);
     ok = rc == PAPCOLL_OK;
     if (PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, pc->dup) != MPI_SUCCESS)
@@ -141,12 +141,12 @@ static int make_context(pm_comm_t *pc)
     return all;
 }
 
-static pm_comm_t *create(MPI_Comm comm)
+static ip_comm_t *create(MPI_Comm comm)
 {
-    pm_comm_t *pc = calloc(1, sizeof *pc);
+    ip_comm_t *pc = calloc(1, sizeof *pc);
     int ok, all = 0, cmp = MPI_UNEQUAL;
 
-    if (pc != NULL && (pc->sites = calloc((size_t)pm_g.cfg.max_sites, sizeof *pc->sites)) == NULL) {
+    if (pc != NULL && (pc->sites = calloc((size_t)ip_g.cfg.max_sites, sizeof *pc->sites)) == NULL) {
         free(pc);
         pc = NULL;
     }
@@ -163,14 +163,14 @@ static pm_comm_t *create(MPI_Comm comm)
     pc->user = comm;
     pc->prev = -1;
     pc->check = MPI_REQUEST_NULL;
-    pc->cap = pm_g.cfg.max_sites;
+    pc->cap = ip_g.cfg.max_sites;
     PMPI_Comm_rank(comm, &pc->rank);
     PMPI_Comm_size(comm, &pc->size);
     PMPI_Comm_compare(comm, MPI_COMM_WORLD, &cmp);
     make_label(pc, cmp == MPI_IDENT || cmp == MPI_CONGRUENT);
     if (make_context(pc)) {
-        pm_count(PM_CNT_COMMS, 1);
-        if (pm_g.cfg.trace[0] != '\0')
+        ip_count(IP_CNT_COMMS, 1);
+        if (ip_g.cfg.trace[0] != '\0')
             open_trace(pc, cmp == MPI_IDENT || cmp == MPI_CONGRUENT);
     }
     PMPI_Comm_set_attr(comm, keyval, pc);
@@ -182,9 +182,9 @@ static pm_comm_t *create(MPI_Comm comm)
 }
 
 /* The state of a communicator, created at its first handled collective. */
-pm_comm_t *pm_comm_get(MPI_Comm comm)
+ip_comm_t *ip_comm_get(MPI_Comm comm)
 {
-    pm_comm_t *pc = NULL;
+    ip_comm_t *pc = NULL;
     int flag = 0;
 
     if (PMPI_Comm_get_attr(comm, keyval, &pc, &flag) == MPI_SUCCESS && flag)
@@ -194,40 +194,40 @@ pm_comm_t *pm_comm_get(MPI_Comm comm)
 
 /* "reduce@prog+0x1a2b/r0/8B", "/h<hash>" added when deeper frames count,
  * "reduce/r0/8B" when sites are signatures (PAPCOLL_SITE_DEPTH=0). */
-static void site_name(const pm_call_t *c, uint64_t key, long long bytes, char *buf, size_t len)
+static void site_name(const ip_call_t *c, uint64_t key, long long bytes, char *buf, size_t len)
 {
     char where[48];
     size_t n;
 
-    if (pm_g.cfg.depth > 0)
-        pm_site_label(c->caller, where, sizeof where);
-    n = (size_t)snprintf(buf, len, "%s%s%s", papcoll_op_name(c->op), pm_g.cfg.depth > 0 ? "@" : "",
-                         pm_g.cfg.depth > 0 ? where : "");
+    if (ip_g.cfg.depth > 0)
+        ip_site_label(c->caller, where, sizeof where);
+    n = (size_t)snprintf(buf, len, "%s%s%s", papcoll_op_name(c->op), ip_g.cfg.depth > 0 ? "@" : "",
+                         ip_g.cfg.depth > 0 ? where : "");
     if (n < len && c->root >= 0)
         n += (size_t)snprintf(buf + n, len - n, "/r%d", c->root);
     if (n < len)
         n += (size_t)snprintf(buf + n, len - n, "/%lldB", bytes);
-    if (n < len && pm_g.cfg.depth > 1)
+    if (n < len && ip_g.cfg.depth > 1)
         snprintf(buf + n, len - n, "/h%06llx", (unsigned long long)(key >> 40));
 }
 
 /*
  * The site of an agreed key (the same on every rank): found, or created
  * (collective over the context), or refused with the site limit.  Returns 0
- * with *idx, or a pm_pass_t reason + 1.
+ * with *idx, or a ip_pass_t reason + 1.
  */
-int pm_comm_site(pm_comm_t *pc, const pm_call_t *c, uint64_t key, long long bytes, int *idx)
+int ip_comm_site(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long bytes, int *idx)
 {
-    pm_site_t *s;
+    ip_site_t *s;
     int i, rc;
 
     for (i = 0; i < pc->nsites; i++)
         if (pc->sites[i].key == key) {
             *idx = i;
-            return pc->sites[i].site != NULL ? 0 : PM_PASS_NOSITE + 1;
+            return pc->sites[i].site != NULL ? 0 : IP_PASS_NOSITE + 1;
         }
     if (pc->nsites >= pc->cap)
-        return PM_PASS_LIMIT + 1;
+        return IP_PASS_LIMIT + 1;
     s = &pc->sites[pc->nsites];
     memset(s, 0, sizeof *s);
     s->key = key;
@@ -236,25 +236,25 @@ int pm_comm_site(pm_comm_t *pc, const pm_call_t *c, uint64_t key, long long byte
     s->bytes = bytes;
     s->next = -1;
     site_name(c, key, bytes, s->name, sizeof s->name);
-    rc = papcoll_site_create(pc->ctx, s->name, c->op, pm_g.cfg.mode == PM_MODE_TRACE ? "fixed:mpi" : NULL,
+    rc = papcoll_site_create(pc->ctx, s->name, c->op, ip_g.cfg.mode == IP_MODE_TRACE ? "fixed:mpi" : NULL,
                              &s->site);
     if (rc != PAPCOLL_OK && pc->rank == 0)
         fprintf(stderr, "papcoll_pmpi: %s, call site %s: %s; its calls go to PMPI\n", pc->label, s->name,
                 papcoll_strerror(rc));
     if (rc == PAPCOLL_OK)
-        pm_count(PM_CNT_SITES, 1);
+        ip_count(IP_CNT_SITES, 1);
     *idx = pc->nsites++;
-    return rc == PAPCOLL_OK ? 0 : PM_PASS_NOSITE + 1;
+    return rc == PAPCOLL_OK ? 0 : IP_PASS_NOSITE + 1;
 }
 
 /* A call whose ranks came from different sites, noted under this rank's. */
-void pm_comm_diverged(pm_comm_t *pc, const pm_call_t *c, uint64_t key, long long bytes)
+void ip_comm_diverged(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long bytes)
 {
     int i;
 
     for (i = 0; i < pc->ndiverged && pc->diverged[i].key != key; i++)
         ;
-    if (i == PM_MAX_DIVERGED)
+    if (i == IP_MAX_DIVERGED)
         return;
     if (i == pc->ndiverged) {
         pc->ndiverged++;
@@ -266,12 +266,12 @@ void pm_comm_diverged(pm_comm_t *pc, const pm_call_t *c, uint64_t key, long long
 
 /* The summary lists this many sites per communicator, the busiest first
  * (the trace file and paptrace info have them all). */
-#define PM_LISTED_SITES 12
+#define IP_LISTED_SITES 12
 
 /* Rank 0 of the communicator: its sites and trace file for the summary. */
-static void note_summary(const pm_comm_t *pc, int trace_rc)
+static void note_summary(const ip_comm_t *pc, int trace_rc)
 {
-    int order[PM_LISTED_SITES], n = 0, i, j, k;
+    int order[IP_LISTED_SITES], n = 0, i, j, k;
     char line[1400];
 
     if (pc->rank != 0 || pc->ctx == NULL)
@@ -279,41 +279,41 @@ static void note_summary(const pm_comm_t *pc, int trace_rc)
     snprintf(line, sizeof line, "%s: %d call site%s%s%s%s\n", pc->label, pc->nsites, pc->nsites == 1 ? "" : "s",
              pc->path[0] ? ", trace " : "", pc->path,
              trace_rc != PAPTRACE_OK ? " (NOT WRITTEN COMPLETELY: see the error above)" : "");
-    pm_summary_note(line);
+    ip_summary_note(line);
     for (i = 0; i < pc->nsites; i++) { /* insertion into the top list, by calls */
         for (j = n; j > 0 && pc->sites[order[j - 1]].calls < pc->sites[i].calls; j--)
-            if (j < PM_LISTED_SITES)
+            if (j < IP_LISTED_SITES)
                 order[j] = order[j - 1];
-        if (j < PM_LISTED_SITES)
+        if (j < IP_LISTED_SITES)
             order[j] = i;
-        n += n < PM_LISTED_SITES;
+        n += n < IP_LISTED_SITES;
     }
     for (k = 0; k < n; k++) {
-        const pm_site_t *s = &pc->sites[order[k]];
+        const ip_site_t *s = &pc->sites[order[k]];
 
         snprintf(line, sizeof line, "  site %-3d %-44s %8ld calls  %s\n", order[k], s->name, s->calls,
                  s->algo ? s->algo : "(PMPI: no site)");
-        pm_summary_note(line);
+        ip_summary_note(line);
     }
     if (pc->nsites > n) {
         snprintf(line, sizeof line, "  ... %d more sites with fewer calls%s\n", pc->nsites - n,
                  pc->path[0] ? " (paptrace info lists them all)" : "");
-        pm_summary_note(line);
+        ip_summary_note(line);
     }
     for (i = 0; i < pc->ndiverged; i++) {
         snprintf(line, sizeof line, "  paths differ at %-38s %8ld calls  (PMPI; the site on rank 0)\n",
                  pc->diverged[i].name, pc->diverged[i].calls);
-        pm_summary_note(line);
+        ip_summary_note(line);
     }
 }
 
 /* Collective over the communicator (delete callback or MPI_Finalize). */
-static void release(pm_comm_t *pc)
+static void release(ip_comm_t *pc)
 {
-    pm_comm_t **p;
+    ip_comm_t **p;
     int i, trc = PAPTRACE_OK;
 
-    pm_agree_drain(pc);
+    ip_agree_drain(pc);
     for (i = 0; i < pc->nsites; i++)
         if (pc->sites[i].site != NULL) {
             pc->sites[i].algo = papcoll_site_algo(pc->sites[i].site);
@@ -341,9 +341,9 @@ static void release(pm_comm_t *pc)
  * contradict (each state starts at a collective), so the reverse order is
  * also consistent and these collective releases cannot cross.
  */
-void pm_comm_release_all(void)
+void ip_comm_release_all(void)
 {
-    pm_comm_t *pc;
+    ip_comm_t *pc;
 
     for (;;) {
         pthread_mutex_lock(&live_lock);

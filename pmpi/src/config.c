@@ -21,9 +21,9 @@ static const char *const op_defaults[] = {
 #undef PAPCOLL_OP
 };
 
-const char *pm_mode_name(pm_mode_t m)
+const char *ip_mode_name(ip_mode_t m)
 {
-    return m == PM_MODE_TRACE ? "trace" : m == PM_MODE_REPLACE ? "replace" : "off";
+    return m == IP_MODE_TRACE ? "trace" : m == IP_MODE_REPLACE ? "replace" : "off";
 }
 
 /* An integer variable in [lo, hi], or dflt when unset. */
@@ -46,7 +46,7 @@ static int env_int(const char *name, int dflt, int lo, int hi, int *out, char *e
 }
 
 /* PAPCOLL_SITE_ID: "call" (the return address) or "function". */
-static int read_site_id(pm_config_t *cfg, char *err, size_t errlen)
+static int read_site_id(ip_config_t *cfg, char *err, size_t errlen)
 {
     const char *v = getenv("PAPCOLL_SITE_ID");
 
@@ -61,7 +61,7 @@ static int read_site_id(pm_config_t *cfg, char *err, size_t errlen)
 }
 
 /* PAPCOLL_AGREE: "every" or "stable:N". */
-static int read_agree(pm_config_t *cfg, char *err, size_t errlen)
+static int read_agree(ip_config_t *cfg, char *err, size_t errlen)
 {
     const char *v = getenv("PAPCOLL_AGREE");
     char *end;
@@ -98,7 +98,7 @@ static int policy_algo(papcoll_op_t op, const char *text)
     return i >= 0 ? i : -2;
 }
 
-static int read_policies(pm_config_t *cfg, char *err, size_t errlen)
+static int read_policies(ip_config_t *cfg, char *err, size_t errlen)
 {
     char valid[512];
     const char *v;
@@ -107,7 +107,7 @@ static int read_policies(pm_config_t *cfg, char *err, size_t errlen)
     for (op = 0; op < PAPCOLL_OP_COUNT; op++) {
         v = getenv(op_envs[op]);
         snprintf(cfg->policy[op], sizeof cfg->policy[op], "%s", v ? v : "");
-        if (cfg->mode != PM_MODE_REPLACE || v == NULL || *v == '\0' ||
+        if (cfg->mode != IP_MODE_REPLACE || v == NULL || *v == '\0' ||
             policy_algo((papcoll_op_t)op, v) != -2)
             continue;
         snprintf(err, errlen, "%s='%s' names no %s algorithm (valid: %s)", op_envs[op], v,
@@ -117,19 +117,19 @@ static int read_policies(pm_config_t *cfg, char *err, size_t errlen)
     return 0;
 }
 
-int pm_config_read(pm_config_t *cfg, char *err, size_t errlen)
+int ip_config_read(ip_config_t *cfg, char *err, size_t errlen)
 {
     const char *mode = getenv("PAPCOLL_MODE"), *trace = getenv("PAPCOLL_TRACE");
 
     memset(cfg, 0, sizeof *cfg);
-    cfg->mode = PM_MODE_TRACE;
+    cfg->mode = IP_MODE_TRACE;
     if (mode != NULL && *mode != '\0') {
         if (strcmp(mode, "trace") == 0)
-            cfg->mode = PM_MODE_TRACE;
+            cfg->mode = IP_MODE_TRACE;
         else if (strcmp(mode, "replace") == 0)
-            cfg->mode = PM_MODE_REPLACE;
+            cfg->mode = IP_MODE_REPLACE;
         else if (strcmp(mode, "off") == 0)
-            cfg->mode = PM_MODE_OFF;
+            cfg->mode = IP_MODE_OFF;
         else {
             snprintf(err, errlen, "PAPCOLL_MODE='%s' is not trace, replace or off", mode);
             return -1;
@@ -137,13 +137,13 @@ int pm_config_read(pm_config_t *cfg, char *err, size_t errlen)
     }
     if (trace != NULL && *trace != '\0')
         snprintf(cfg->trace, sizeof cfg->trace, "%s", trace);
-    else if (cfg->mode == PM_MODE_TRACE)
+    else if (cfg->mode == IP_MODE_TRACE)
         snprintf(cfg->trace, sizeof cfg->trace, "papcoll-trace.h5");
-    if (cfg->mode != PM_MODE_OFF && strlen(cfg->trace) + 1 >= sizeof cfg->trace) {
+    if (cfg->mode != IP_MODE_OFF && strlen(cfg->trace) + 1 >= sizeof cfg->trace) {
         snprintf(err, errlen, "PAPCOLL_TRACE is longer than %zu characters", sizeof cfg->trace - 2);
         return -1;
     }
-    if (env_int("PAPCOLL_SITE_DEPTH", 1, 0, PM_MAX_DEPTH, &cfg->depth, err, errlen) ||
+    if (env_int("PAPCOLL_SITE_DEPTH", 1, 0, IP_MAX_DEPTH, &cfg->depth, err, errlen) ||
         env_int("PAPCOLL_TRACE_FLUSH", 256, 1, 1 << 20, &cfg->flush, err, errlen) ||
         env_int("PAPCOLL_MIN_RANKS", 2, 1, 1 << 30, &cfg->min_ranks, err, errlen) ||
         env_int("PAPCOLL_MAX_SITES", 64, 1, 4096, &cfg->max_sites, err, errlen) ||
@@ -153,7 +153,7 @@ int pm_config_read(pm_config_t *cfg, char *err, size_t errlen)
 }
 
 /* FNV-1a over the configuration's bytes (it was zeroed before filling). */
-static uint64_t config_hash(const pm_config_t *cfg)
+static uint64_t config_hash(const ip_config_t *cfg)
 {
     const unsigned char *p = (const unsigned char *)cfg;
     uint64_t h = 1469598103934665603ull;
@@ -169,7 +169,7 @@ static uint64_t config_hash(const pm_config_t *cfg)
  * identical configuration, else 0 (then the interposer stays off: ranks
  * with different settings would take different decisions).
  */
-int pm_config_agree(pm_config_t *cfg, int ok)
+int ip_config_agree(ip_config_t *cfg, int ok)
 {
     uint64_t h = config_hash(cfg);
     unsigned long long v[3] = {h, ~h, !ok}, m[3];
@@ -185,13 +185,13 @@ int pm_config_agree(pm_config_t *cfg, int ok)
  * MPI_THREAD_MULTIPLE.  A policy of another kind than "fixed" may.  why
  * gets e.g. "gather: bsls, scatter: bsln".
  */
-int pm_wants_multiple(const pm_config_t *cfg, char *why, size_t len)
+int ip_wants_multiple(const ip_config_t *cfg, char *why, size_t len)
 {
     size_t n = 0;
     int op, a, want = 0;
 
     why[0] = '\0';
-    if (cfg->mode != PM_MODE_REPLACE)
+    if (cfg->mode != IP_MODE_REPLACE)
         return 0;
     for (op = 0; op < PAPCOLL_OP_COUNT; op++) {
         const char *p = cfg->policy[op][0] ? cfg->policy[op] : op_defaults[op];
@@ -208,7 +208,7 @@ int pm_wants_multiple(const pm_config_t *cfg, char *why, size_t len)
 }
 
 /* The configuration as INI text, stored in each trace file. */
-void pm_config_text(const pm_config_t *cfg, const pm_comm_t *pc, char *buf, size_t len)
+void ip_config_text(const ip_config_t *cfg, const ip_comm_t *pc, char *buf, size_t len)
 {
     size_t n;
     int op;
@@ -216,14 +216,14 @@ void pm_config_text(const pm_config_t *cfg, const pm_comm_t *pc, char *buf, size
     n = (size_t)snprintf(buf, len,
                          "[papcoll_pmpi]\nmode = %s\ncommunicator = %s\nsite_depth = %d\nsite_id = %s\n"
                          "min_ranks = %d\nmax_sites = %d\nagree = ",
-                         pm_mode_name(cfg->mode), pc->label, cfg->depth, cfg->by_function ? "function" : "call",
+                         ip_mode_name(cfg->mode), pc->label, cfg->depth, cfg->by_function ? "function" : "call",
                          cfg->min_ranks, cfg->max_sites);
     if (n < len)
         n += (size_t)(cfg->stable ? snprintf(buf + n, len - n, "stable:%d\n", cfg->stable)
                                   : snprintf(buf + n, len - n, "every\n"));
     for (op = 0; op < PAPCOLL_OP_COUNT && n < len; op++)
         n += (size_t)snprintf(buf + n, len - n, "%s = %s\n", op_envs[op],
-                              cfg->mode == PM_MODE_TRACE ? "fixed:mpi (trace mode)"
+                              cfg->mode == IP_MODE_TRACE ? "fixed:mpi (trace mode)"
                               : cfg->policy[op][0]       ? cfg->policy[op]
                                                          : "(papcoll's default)");
 }

@@ -10,8 +10,8 @@
 
 #include "pmpi.h"
 
-pm_state_t pm_g;
-_Thread_local int pm_inside;
+ip_state_t ip_g;
+_Thread_local int ip_inside;
 
 static const char *level_name(int level)
 {
@@ -37,29 +37,29 @@ static void read_cmdline(void)
     if (f != NULL)
         fclose(f);
     buf[n] = '\0';
-    pm_g.argc = 0;
-    for (i = 0; i < n && pm_g.argc < 128; i += strlen(buf + i) + 1)
-        args[pm_g.argc++] = buf + i;
-    pm_g.argv = args;
-    slash = pm_g.argc > 0 ? strrchr(args[0], '/') : NULL;
-    snprintf(pm_g.program, sizeof pm_g.program, "%s",
-             pm_g.argc == 0 ? "unknown" : slash ? slash + 1 : args[0]);
+    ip_g.argc = 0;
+    for (i = 0; i < n && ip_g.argc < 128; i += strlen(buf + i) + 1)
+        args[ip_g.argc++] = buf + i;
+    ip_g.argv = args;
+    slash = ip_g.argc > 0 ? strrchr(args[0], '/') : NULL;
+    snprintf(ip_g.program, sizeof ip_g.program, "%s",
+             ip_g.argc == 0 ? "unknown" : slash ? slash + 1 : args[0]);
 }
 
 /* The configuration, agreed; the lowest rank whose settings were refused
  * says why. */
 static void settle_config(int ok, const char *err)
 {
-    int mine = ok ? pm_g.world_size : pm_g.world_rank, first = 0;
+    int mine = ok ? ip_g.world_size : ip_g.world_rank, first = 0;
 
     PMPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (first < pm_g.world_size && pm_g.world_rank == first)
+    if (first < ip_g.world_size && ip_g.world_rank == first)
         fprintf(stderr, "papcoll_pmpi: %s; interposer off (every call goes to PMPI)\n", err);
-    if (!pm_config_agree(&pm_g.cfg, ok)) {
-        if (first == pm_g.world_size && pm_g.world_rank == 0)
+    if (!ip_config_agree(&ip_g.cfg, ok)) {
+        if (first == ip_g.world_size && ip_g.world_rank == 0)
             fprintf(stderr, "papcoll_pmpi: ranks have different PAPCOLL_* settings; interposer off (every call "
                             "goes to PMPI)\n");
-        pm_g.cfg.mode = PM_MODE_OFF;
+        ip_g.cfg.mode = IP_MODE_OFF;
     }
 }
 
@@ -69,24 +69,24 @@ static void banner(int required, int raised, const char *why)
     char line[1600];
     int got = 0, n;
 
-    if (pm_g.world_rank != 0)
+    if (ip_g.world_rank != 0)
         return;
     PMPI_Query_thread(&got);
     if (raised)
         fprintf(stderr, "papcoll_pmpi: thread level raised from %s to MPI_THREAD_MULTIPLE (provided: %s) for "
                         "background algorithms (%s)\n",
                 level_name(required), level_name(got), why);
-    if (pm_g.cfg.mode == PM_MODE_OFF)
+    if (ip_g.cfg.mode == IP_MODE_OFF)
         return;
-    n = snprintf(line, sizeof line, "papcoll_pmpi: mode %s, %s%s, ", pm_mode_name(pm_g.cfg.mode),
-                 pm_g.cfg.trace[0] ? "trace " : "no trace", pm_g.cfg.trace);
-    if (n > 0 && (size_t)n < sizeof line && pm_g.cfg.depth == 0)
+    n = snprintf(line, sizeof line, "papcoll_pmpi: mode %s, %s%s, ", ip_mode_name(ip_g.cfg.mode),
+                 ip_g.cfg.trace[0] ? "trace " : "no trace", ip_g.cfg.trace);
+    if (n > 0 && (size_t)n < sizeof line && ip_g.cfg.depth == 0)
         snprintf(line + n, sizeof line - (size_t)n, "call sites by op, root and size (no agreement needed)");
     else if (n > 0 && (size_t)n < sizeof line)
-        snprintf(line + n, sizeof line - (size_t)n, "call sites of %d %s, agreed %s", pm_g.cfg.depth,
-                 pm_g.cfg.by_function ? (pm_g.cfg.depth > 1 ? "functions" : "function")
-                                      : (pm_g.cfg.depth > 1 ? "return addresses" : "return address"),
-                 pm_g.cfg.stable ? "until stable (PAPCOLL_AGREE=stable:N)" : "at every call");
+        snprintf(line + n, sizeof line - (size_t)n, "call sites of %d %s, agreed %s", ip_g.cfg.depth,
+                 ip_g.cfg.by_function ? (ip_g.cfg.depth > 1 ? "functions" : "function")
+                                      : (ip_g.cfg.depth > 1 ? "return addresses" : "return address"),
+                 ip_g.cfg.stable ? "until stable (PAPCOLL_AGREE=stable:N)" : "at every call");
     fprintf(stderr, "%s; summary at MPI_Finalize\n", line);
 }
 
@@ -95,43 +95,43 @@ static void banner(int required, int raised, const char *why)
  * required level is MPI_THREAD_SINGLE).  Replace mode raises the level to
  * MPI_THREAD_MULTIPLE when a policy may run a background algorithm.
  */
-int pm_init(int *argc, char ***argv, int required, int *provided, int threaded)
+int ip_init(int *argc, char ***argv, int required, int *provided, int threaded)
 {
     char err[768] = "", why[256] = "";
-    int ok = pm_config_read(&pm_g.cfg, err, sizeof err) == 0, raise, rc;
+    int ok = ip_config_read(&ip_g.cfg, err, sizeof err) == 0, raise, rc;
 
-    raise = ok && pm_wants_multiple(&pm_g.cfg, why, sizeof why) && required < MPI_THREAD_MULTIPLE;
+    raise = ok && ip_wants_multiple(&ip_g.cfg, why, sizeof why) && required < MPI_THREAD_MULTIPLE;
     if (threaded || raise)
         rc = PMPI_Init_thread(argc, argv, raise ? MPI_THREAD_MULTIPLE : required, provided);
     else
         rc = PMPI_Init(argc, argv);
     if (rc != MPI_SUCCESS)
         return rc;
-    pm_inside++;
-    PMPI_Comm_rank(MPI_COMM_WORLD, &pm_g.world_rank);
-    PMPI_Comm_size(MPI_COMM_WORLD, &pm_g.world_size);
+    ip_inside++;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &ip_g.world_rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &ip_g.world_size);
     read_cmdline();
     settle_config(ok, err);
-    if (pm_comm_keyval() != MPI_SUCCESS) {
-        if (pm_g.world_rank == 0)
+    if (ip_comm_keyval() != MPI_SUCCESS) {
+        if (ip_g.world_rank == 0)
             fprintf(stderr, "papcoll_pmpi: no attribute keyval; interposer off\n");
-        pm_g.cfg.mode = PM_MODE_OFF;
+        ip_g.cfg.mode = IP_MODE_OFF;
     }
     papcoll_pmpi_fsentinels();
     banner(required, raise, why);
-    pm_g.ready = 1;
-    pm_inside--;
+    ip_g.ready = 1;
+    ip_inside--;
     return MPI_SUCCESS;
 }
 
-int pm_finalize(void)
+int ip_finalize(void)
 {
-    if (pm_g.ready) {
-        pm_inside++;
-        pm_comm_release_all();
-        pm_summary_print();
-        pm_g.ready = 0;
-        pm_inside--;
+    if (ip_g.ready) {
+        ip_inside++;
+        ip_comm_release_all();
+        ip_summary_print();
+        ip_g.ready = 0;
+        ip_inside--;
     }
     return PMPI_Finalize();
 }

@@ -5,7 +5,7 @@
  *   entry_c.c, entry_f.c  the MPI_* and Fortran mpi_* entry points
  *   init.c                MPI_Init / MPI_Finalize: configuration, thread level,
  *                         Fortran sentinels, release of every communicator
- *   config.c              environment -> pm_config_t, agreed across ranks
+ *   config.c              environment -> ip_config_t, agreed across ranks
  *   call.c                one intercepted collective: pass-through decisions,
  *                         the papcoll call, the op adapters (papcoll_ops.def)
  *   site_id.c             call-site IDs: return addresses as module + offset
@@ -27,16 +27,16 @@
 #include "paptrace.h"
 
 /* PAPCOLL_MODE */
-typedef enum { PM_MODE_TRACE, PM_MODE_REPLACE, PM_MODE_OFF } pm_mode_t;
+typedef enum { IP_MODE_TRACE, IP_MODE_REPLACE, IP_MODE_OFF } ip_mode_t;
 
 /* Checks of trusted calls are gathered over this many calls (agree.c). */
-#define PM_CHECK_WINDOW 4
+#define IP_CHECK_WINDOW 4
 /* Frames of a call-site ID at most (PAPCOLL_SITE_DEPTH). */
-#define PM_MAX_DEPTH 16
+#define IP_MAX_DEPTH 16
 
 /* The configuration, read at MPI_Init from the environment and agreed. */
 typedef struct {
-    pm_mode_t mode;
+    ip_mode_t mode;
     char trace[1024]; /* PAPCOLL_TRACE: trace file, "" = none */
     int flush;        /* PAPCOLL_TRACE_FLUSH: calls of a site between writes to the file */
     int depth;        /* PAPCOLL_SITE_DEPTH; 0: sites by op, root and size only */
@@ -45,14 +45,14 @@ typedef struct {
     int max_sites;    /* PAPCOLL_MAX_SITES per communicator */
     int stable;       /* PAPCOLL_AGREE: 0 = every call, N = trust after N confirmations */
     char policy[PAPCOLL_OP_COUNT][64]; /* replace mode: PAPCOLL_<OP>_ALGORITHM as given, "" = unset */
-} pm_config_t;
+} ip_config_t;
 
 /*
  * Why a call went to PMPI untouched, or what happened to it:
  * XX(NAME, label, explanation).  One list gives the counters and the
  * summary's lines.
  */
-#define PM_REASONS(XX)                                                                              \
+#define IP_REASONS(XX)                                                                              \
     XX(PATHS, "paths differ", "ranks reached the call from different call sites (agreement)")       \
     XX(INTERCOMM, "intercommunicator", "collective on an intercommunicator")                         \
     XX(SMALL, "small communicator", "fewer ranks than PAPCOLL_MIN_RANKS")                            \
@@ -62,27 +62,27 @@ typedef struct {
     XX(OFF, "mode off", "PAPCOLL_MODE=off, or the configuration was refused at MPI_Init")
 
 typedef enum {
-#define PM_REASON_ENUM(name, label, text) PM_PASS_##name,
-    PM_REASONS(PM_REASON_ENUM)
-#undef PM_REASON_ENUM
-        PM_PASS_COUNT
-} pm_pass_t;
+#define IP_REASON_ENUM(name, label, text) IP_PASS_##name,
+    IP_REASONS(IP_REASON_ENUM)
+#undef IP_REASON_ENUM
+        IP_PASS_COUNT
+} ip_pass_t;
 
 /* Counters of this process (summary.c); every rank counts its own calls. */
 typedef enum {
-    PM_CNT_NESTED = PM_PASS_COUNT, /* MPI calls made from inside the interposer */
-    PM_CNT_AGREED,                 /* calls decided by a blocking agreement */
-    PM_CNT_SIGNATURE,              /* calls whose site is their signature (depth 0) */
-    PM_CNT_TRUSTED,                /* calls run on a predicted site without one */
-    PM_CNT_MISPREDICTED,           /* trusted calls this rank reached from another site */
-    PM_CNT_CHECKS,                 /* checks of trusted calls (non-blocking allreduces) */
-    PM_CNT_CHECK_FAILED,           /* checks that found a misprediction */
-    PM_CNT_COMMS,                  /* communicators with a papcoll context */
-    PM_CNT_SITES,                  /* call sites created */
-    PM_CNT_ERRORS,                 /* papcoll calls that returned an error */
-    PM_CNT_OP0                     /* then one per op: calls run through papcoll */
-} pm_counter_t;
-#define PM_NCOUNTERS (PM_CNT_OP0 + PAPCOLL_OP_COUNT)
+    IP_CNT_NESTED = IP_PASS_COUNT, /* MPI calls made from inside the interposer */
+    IP_CNT_AGREED,                 /* calls decided by a blocking agreement */
+    IP_CNT_SIGNATURE,              /* calls whose site is their signature (depth 0) */
+    IP_CNT_TRUSTED,                /* calls run on a predicted site without one */
+    IP_CNT_MISPREDICTED,           /* trusted calls this rank reached from another site */
+    IP_CNT_CHECKS,                 /* checks of trusted calls (non-blocking allreduces) */
+    IP_CNT_CHECK_FAILED,           /* checks that found a misprediction */
+    IP_CNT_COMMS,                  /* communicators with a papcoll context */
+    IP_CNT_SITES,                  /* call sites created */
+    IP_CNT_ERRORS,                 /* papcoll calls that returned an error */
+    IP_CNT_OP0                     /* then one per op: calls run through papcoll */
+} ip_counter_t;
+#define IP_NCOUNTERS (IP_CNT_OP0 + PAPCOLL_OP_COUNT)
 
 /* One intercepted collective call, in C terms (Fortran entries convert). */
 typedef struct {
@@ -97,7 +97,7 @@ typedef struct {
     int root; /* -1: allreduce */
     MPI_Comm comm;
     void *caller; /* return address of the entry point */
-} pm_call_t;
+} ip_call_t;
 
 /* A call site of a communicator (comm.c, agree.c). */
 typedef struct {
@@ -111,26 +111,26 @@ typedef struct {
     long calls; /* calls run on the site on this rank */
     const char *algo; /* the site's algorithm when it was freed (summary) */
     char name[64];
-} pm_site_t;
+} ip_site_t;
 
 /* Checks of trusted calls: a window of calls, then one MPI_Iallreduce. */
 typedef struct {
-    int from[PM_CHECK_WINDOW]; /* the sites whose successor the window trusted */
+    int from[IP_CHECK_WINDOW]; /* the sites whose successor the window trusted */
     int n;                     /* trusted calls in the window */
     int mismatch;              /* this rank reached one of them from elsewhere */
-} pm_window_t;
+} ip_window_t;
 
 /* Calls that ranks reached from different call sites, by this rank's site
  * (the summary lists those of each communicator's rank 0). */
-#define PM_MAX_DIVERGED 8
+#define IP_MAX_DIVERGED 8
 typedef struct {
     uint64_t key;
     long calls;
     char name[64];
-} pm_diverged_t;
+} ip_diverged_t;
 
 /* What the interposer keeps per handled communicator (comm.c). */
-typedef struct pm_comm {
+typedef struct ip_comm {
     MPI_Comm user;        /* the program's communicator (not owned) */
     MPI_Comm dup;         /* ours: agreement, papcoll context, trace */
     int rank, size;
@@ -138,69 +138,69 @@ typedef struct pm_comm {
     paptrace_t *trace;    /* NULL: not traced */
     char path[1100];      /* the trace file, "" = none */
     char label[96];       /* e.g. "MPI_COMM_WORLD (4 ranks)" */
-    pm_site_t *sites;
+    ip_site_t *sites;
     int nsites, cap;
     int prev;             /* site of the previous call (agreed or trusted), -1 */
-    pm_window_t win;      /* the window being filled */
-    pm_window_t sent;     /* the window whose check is in flight */
+    ip_window_t win;      /* the window being filled */
+    ip_window_t sent;     /* the window whose check is in flight */
     MPI_Request check;    /* MPI_REQUEST_NULL: none in flight */
     int check_in, check_out;
-    pm_diverged_t diverged[PM_MAX_DIVERGED];
+    ip_diverged_t diverged[IP_MAX_DIVERGED];
     int ndiverged;
-    struct pm_comm *next; /* the live list, newest first */
-} pm_comm_t;
+    struct ip_comm *next; /* the live list, newest first */
+} ip_comm_t;
 
 /* Process-wide state (init.c). */
 typedef struct {
     int ready;            /* MPI_Init went through us and the configuration is agreed */
     int world_rank, world_size;
-    pm_config_t cfg;
+    ip_config_t cfg;
     void *in_place_f;     /* the Fortran MPI_IN_PLACE and MPI_BOTTOM (sentinels.f90) */
     void *bottom_f;
     char program[64];     /* for the trace files: the command line of the process */
     int argc;
     char **argv;
-} pm_state_t;
-extern pm_state_t pm_g;
+} ip_state_t;
+extern ip_state_t ip_g;
 
 /* The re-entrance guard: > 0 while the interposer itself runs MPI code. */
-extern _Thread_local int pm_inside;
+extern _Thread_local int ip_inside;
 
 /* config.c */
-int pm_config_read(pm_config_t *cfg, char *err, size_t errlen);
-int pm_config_agree(pm_config_t *cfg, int ok);
-int pm_wants_multiple(const pm_config_t *cfg, char *why, size_t len);
-void pm_config_text(const pm_config_t *cfg, const pm_comm_t *pc, char *buf, size_t len);
-const char *pm_mode_name(pm_mode_t m);
+int ip_config_read(ip_config_t *cfg, char *err, size_t errlen);
+int ip_config_agree(ip_config_t *cfg, int ok);
+int ip_wants_multiple(const ip_config_t *cfg, char *why, size_t len);
+void ip_config_text(const ip_config_t *cfg, const ip_comm_t *pc, char *buf, size_t len);
+const char *ip_mode_name(ip_mode_t m);
 
 /* init.c */
-int pm_init(int *argc, char ***argv, int required, int *provided, int threaded);
-int pm_finalize(void);
+int ip_init(int *argc, char ***argv, int required, int *provided, int threaded);
+int ip_finalize(void);
 
 /* call.c */
-int pm_collective(const pm_call_t *c);
+int ip_collective(const ip_call_t *c);
 
 /* site_id.c */
-uint64_t pm_site_key(void *caller, int depth);
-void pm_site_label(void *caller, char *buf, size_t len);
+uint64_t ip_site_key(void *caller, int depth);
+void ip_site_label(void *caller, char *buf, size_t len);
 
 /* comm.c */
-int pm_comm_keyval(void);
-pm_comm_t *pm_comm_get(MPI_Comm comm);
-void pm_comm_release_all(void);
-int pm_comm_site(pm_comm_t *pc, const pm_call_t *c, uint64_t key, long long bytes, int *idx);
-void pm_comm_diverged(pm_comm_t *pc, const pm_call_t *c, uint64_t key, long long bytes);
+int ip_comm_keyval(void);
+ip_comm_t *ip_comm_get(MPI_Comm comm);
+void ip_comm_release_all(void);
+int ip_comm_site(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long bytes, int *idx);
+void ip_comm_diverged(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long bytes);
 
 /* agree.c */
-int pm_agree(pm_comm_t *pc, const pm_call_t *c, uint64_t key, long long bytes, pm_pass_t *why);
-void pm_agree_drain(pm_comm_t *pc);
+int ip_agree(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long bytes, ip_pass_t *why);
+void ip_agree_drain(ip_comm_t *pc);
 
 /* summary.c */
-void pm_count(int counter, long long n);
-void pm_time_agree(double seconds, int blocking);
-void pm_summary_note(const char *line);
-void pm_summary_print(void);
-const char *pm_pass_label(pm_pass_t r);
+void ip_count(int counter, long long n);
+void ip_time_agree(double seconds, int blocking);
+void ip_summary_note(const char *line);
+void ip_summary_print(void);
+const char *ip_pass_label(ip_pass_t r);
 
 /* sentinels.f90: passes the Fortran MPI_IN_PLACE and MPI_BOTTOM to
  * papcoll_pmpi_note_sentinels (entry_f.c). */

@@ -55,7 +55,7 @@ static uintptr_t anchor(uintptr_t addr)
 {
     struct dwarf_eh_bases bases;
 
-    if (!pm_g.cfg.by_function || addr == 0)
+    if (!ip_g.cfg.by_function || addr == 0)
         return addr;
     if (_Unwind_Find_FDE((void *)(addr - 1), &bases) != NULL && bases.func != NULL)
         return (uintptr_t)bases.func;
@@ -111,7 +111,7 @@ static const slot_t *resolve(uintptr_t addr)
 /* Depth > 1: the first depth frames outside the interposer, by unwinding. */
 static uint64_t deep_key(void *caller, int depth)
 {
-    void *frames[PM_MAX_DEPTH + 32];
+    void *frames[IP_MAX_DEPTH + 32];
     int n = backtrace(frames, (int)(sizeof frames / sizeof frames[0])), i, used = 0;
     const slot_t *s;
     uint64_t h = 0;
@@ -126,7 +126,7 @@ static uint64_t deep_key(void *caller, int depth)
     return used > 0 ? h : resolve((uintptr_t)caller)->id;
 }
 
-uint64_t pm_site_key(void *caller, int depth)
+uint64_t ip_site_key(void *caller, int depth)
 {
     return depth <= 1 ? resolve((uintptr_t)caller)->id : deep_key(caller, depth);
 }
@@ -134,10 +134,10 @@ uint64_t pm_site_key(void *caller, int depth)
 /* "module+0xOFFSET" of the call instruction (the return address minus 1,
  * what `addr2line -e module OFFSET` expects), or of the function's entry
  * (PAPCOLL_SITE_ID=function; `addr2line -f` names the function). */
-void pm_site_label(void *caller, char *buf, size_t len)
+void ip_site_label(void *caller, char *buf, size_t len)
 {
     Dl_info info;
-    uintptr_t a = pm_g.cfg.by_function ? anchor((uintptr_t)caller) : (uintptr_t)caller - 1;
+    uintptr_t a = ip_g.cfg.by_function ? anchor((uintptr_t)caller) : (uintptr_t)caller - 1;
 
     if (dladdr((void *)a, &info) != 0 && info.dli_fname != NULL)
         snprintf(buf, len, "%.28s+%#lx", base_name(info.dli_fname), (unsigned long)(a - (uintptr_t)info.dli_fbase));

@@ -13,7 +13,7 @@
 
 #include "pmpi.h"
 
-static long long counters[PM_NCOUNTERS];
+static long long counters[IP_NCOUNTERS];
 static long long agree_ns[2]; /* [0] waits for checks, [1] blocking agreements */
 static pthread_mutex_t notes_lock = PTHREAD_MUTEX_INITIALIZER;
 static char *notes;           /* this process's lines for the summary */
@@ -21,38 +21,38 @@ static size_t notes_len, notes_dropped;
 #define NOTES_MAX (64 * 1024)
 
 static const char *const labels[] = {
-#define PM_REASON_LABEL(name, label, text) label,
-    PM_REASONS(PM_REASON_LABEL)
-#undef PM_REASON_LABEL
+#define IP_REASON_LABEL(name, label, text) label,
+    IP_REASONS(IP_REASON_LABEL)
+#undef IP_REASON_LABEL
 };
 static const char *const texts[] = {
-#define PM_REASON_TEXT(name, label, text) text,
-    PM_REASONS(PM_REASON_TEXT)
-#undef PM_REASON_TEXT
+#define IP_REASON_TEXT(name, label, text) text,
+    IP_REASONS(IP_REASON_TEXT)
+#undef IP_REASON_TEXT
 };
 static const char *const keys[] = {
-#define PM_REASON_KEY(name, label, text) #name,
-    PM_REASONS(PM_REASON_KEY)
-#undef PM_REASON_KEY
+#define IP_REASON_KEY(name, label, text) #name,
+    IP_REASONS(IP_REASON_KEY)
+#undef IP_REASON_KEY
 };
 
-void pm_count(int counter, long long n)
+void ip_count(int counter, long long n)
 {
     __atomic_fetch_add(&counters[counter], n, __ATOMIC_RELAXED);
 }
 
-void pm_time_agree(double seconds, int blocking)
+void ip_time_agree(double seconds, int blocking)
 {
     __atomic_fetch_add(&agree_ns[blocking != 0], (long long)(seconds * 1e9), __ATOMIC_RELAXED);
 }
 
-const char *pm_pass_label(pm_pass_t r)
+const char *ip_pass_label(ip_pass_t r)
 {
-    return r < PM_PASS_COUNT ? labels[r] : "?";
+    return r < IP_PASS_COUNT ? labels[r] : "?";
 }
 
 /* A line for the summary (a communicator's rank 0 adds its sites). */
-void pm_summary_note(const char *line)
+void ip_summary_note(const char *line)
 {
     size_t n = strlen(line);
     char *grown;
@@ -97,13 +97,13 @@ static void print_reasons(FILE *o, const long long *c)
     long long passed = 0;
     int i;
 
-    for (i = 0; i < PM_PASS_COUNT; i++)
+    for (i = 0; i < IP_PASS_COUNT; i++)
         passed += c[i];
     fprintf(o, "papcoll_pmpi:   passed to PMPI untouched %12lld\n", passed);
-    for (i = 0; i < PM_PASS_COUNT; i++) {
+    for (i = 0; i < IP_PASS_COUNT; i++) {
         fprintf(o, "papcoll_pmpi:     %-20s %12lld  %s", labels[i], c[i], texts[i]);
-        if (i == PM_PASS_SMALL || i == PM_PASS_LIMIT)
-            fprintf(o, " (%d)", i == PM_PASS_SMALL ? pm_g.cfg.min_ranks : pm_g.cfg.max_sites);
+        if (i == IP_PASS_SMALL || i == IP_PASS_LIMIT)
+            fprintf(o, " (%d)", i == IP_PASS_SMALL ? ip_g.cfg.min_ranks : ip_g.cfg.max_sites);
         fputc('\n', o);
     }
 }
@@ -116,8 +116,8 @@ static void print_counts(FILE *o, const long long *c)
 
     fprintf(o, "papcoll_pmpi: counts:");
     for (i = 0; i < PAPCOLL_OP_COUNT; i++)
-        fprintf(o, " %s=%lld", papcoll_op_name((papcoll_op_t)i), c[PM_CNT_OP0 + i]);
-    for (i = 0; i < PM_PASS_COUNT; i++) {
+        fprintf(o, " %s=%lld", papcoll_op_name((papcoll_op_t)i), c[IP_CNT_OP0 + i]);
+    for (i = 0; i < IP_PASS_COUNT; i++) {
         for (j = 0; keys[i][j] && j < (int)sizeof key - 1; j++)
             key[j] = (char)tolower((unsigned char)keys[i][j]);
         key[j] = '\0';
@@ -125,8 +125,8 @@ static void print_counts(FILE *o, const long long *c)
     }
     fprintf(o, " nested=%lld agreed=%lld signature=%lld trusted=%lld mispredicted=%lld checks=%lld"
                     " check_failed=%lld comms=%lld sites=%lld errors=%lld\n",
-            c[PM_CNT_NESTED], c[PM_CNT_AGREED], c[PM_CNT_SIGNATURE], c[PM_CNT_TRUSTED], c[PM_CNT_MISPREDICTED], c[PM_CNT_CHECKS],
-            c[PM_CNT_CHECK_FAILED], c[PM_CNT_COMMS], c[PM_CNT_SITES], c[PM_CNT_ERRORS]);
+            c[IP_CNT_NESTED], c[IP_CNT_AGREED], c[IP_CNT_SIGNATURE], c[IP_CNT_TRUSTED], c[IP_CNT_MISPREDICTED], c[IP_CNT_CHECKS],
+            c[IP_CNT_CHECK_FAILED], c[IP_CNT_COMMS], c[IP_CNT_SITES], c[IP_CNT_ERRORS]);
 }
 
 static void print_human(FILE *o, const long long *c, const double *ns, int size)
@@ -135,24 +135,24 @@ static void print_human(FILE *o, const long long *c, const double *ns, int size)
     int i;
 
     for (i = 0; i < PAPCOLL_OP_COUNT; i++)
-        handled += c[PM_CNT_OP0 + i];
+        handled += c[IP_CNT_OP0 + i];
     fprintf(o, "papcoll_pmpi: summary: mode %s, %d ranks; counts are rank-calls (a collective on P ranks "
                     "counts P), summed over ranks\n",
-            pm_mode_name(pm_g.cfg.mode), size);
+            ip_mode_name(ip_g.cfg.mode), size);
     fprintf(o, "papcoll_pmpi:   through papcoll          %12lld  (", handled);
     for (i = 0; i < PAPCOLL_OP_COUNT; i++)
-        fprintf(o, "%s%s %lld", i ? ", " : "", papcoll_op_name((papcoll_op_t)i), c[PM_CNT_OP0 + i]);
+        fprintf(o, "%s%s %lld", i ? ", " : "", papcoll_op_name((papcoll_op_t)i), c[IP_CNT_OP0 + i]);
     fprintf(o, ")\n");
     print_reasons(o, c);
     fprintf(o, "papcoll_pmpi:   call sites: %lld rank-calls agreed (blocking allreduce, mean %.1f us), %lld by "
                     "signature (no agreement), %lld trusted (%lld checks, mean wait %.1f us, %lld found a miss; "
                     "%lld rank-calls came from another site than the trusted one and were recorded under it)\n",
-            c[PM_CNT_AGREED], c[PM_CNT_AGREED] ? ns[1] / 1e3 / (double)c[PM_CNT_AGREED] : 0.0, c[PM_CNT_SIGNATURE],
-            c[PM_CNT_TRUSTED], c[PM_CNT_CHECKS], c[PM_CNT_CHECKS] ? ns[0] / 1e3 / (double)c[PM_CNT_CHECKS] : 0.0,
-            c[PM_CNT_CHECK_FAILED], c[PM_CNT_MISPREDICTED]);
+            c[IP_CNT_AGREED], c[IP_CNT_AGREED] ? ns[1] / 1e3 / (double)c[IP_CNT_AGREED] : 0.0, c[IP_CNT_SIGNATURE],
+            c[IP_CNT_TRUSTED], c[IP_CNT_CHECKS], c[IP_CNT_CHECKS] ? ns[0] / 1e3 / (double)c[IP_CNT_CHECKS] : 0.0,
+            c[IP_CNT_CHECK_FAILED], c[IP_CNT_MISPREDICTED]);
     fprintf(o, "papcoll_pmpi:   %lld MPI calls of the interposer itself went straight to PMPI; %lld papcoll "
                     "errors\n",
-            c[PM_CNT_NESTED], c[PM_CNT_ERRORS]);
+            c[IP_CNT_NESTED], c[IP_CNT_ERRORS]);
 }
 
 /* Rank 0: the whole summary, from the summed counters and every process's
@@ -161,9 +161,9 @@ static void print_summary(FILE *o, const long long *sum, const double *ns, char 
 {
     char *line, *save = NULL;
 
-    print_human(o, sum, ns, pm_g.world_size);
-    fprintf(o, "papcoll_pmpi:   communicators with a papcoll context: %lld, call sites: %lld\n", sum[PM_CNT_COMMS],
-            sum[PM_CNT_SITES]);
+    print_human(o, sum, ns, ip_g.world_size);
+    fprintf(o, "papcoll_pmpi:   communicators with a papcoll context: %lld, call sites: %lld\n", sum[IP_CNT_COMMS],
+            sum[IP_CNT_SITES]);
     if (all == NULL)
         fprintf(o, "papcoll_pmpi:   (the per-site lines could not be collected: out of memory)\n");
     for (line = all ? strtok_r(all, "\n", &save) : NULL; line != NULL; line = strtok_r(NULL, "\n", &save))
@@ -176,20 +176,20 @@ static void print_summary(FILE *o, const long long *sum, const double *ns, char 
  * The text is written with one call, so that mpirun, which forwards every
  * rank's stdout and stderr, cannot interleave other output with its lines.
  */
-void pm_summary_print(void)
+void ip_summary_print(void)
 {
-    long long sum[PM_NCOUNTERS], ns_in[2], ns_out[2];
+    long long sum[IP_NCOUNTERS], ns_in[2], ns_out[2];
     double ns[2];
-    int rank = pm_g.world_rank;
+    int rank = ip_g.world_rank;
     char *all, *text = NULL;
     size_t len = 0;
     FILE *o;
 
     ns_in[0] = agree_ns[0];
     ns_in[1] = agree_ns[1];
-    PMPI_Reduce(counters, sum, PM_NCOUNTERS, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    PMPI_Reduce(counters, sum, IP_NCOUNTERS, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     PMPI_Reduce(ns_in, ns_out, 2, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
-    all = gather_notes(rank, pm_g.world_size);
+    all = gather_notes(rank, ip_g.world_size);
     if (rank == 0) {
         ns[0] = (double)ns_out[0];
         ns[1] = (double)ns_out[1];

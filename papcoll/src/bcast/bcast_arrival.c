@@ -32,10 +32,11 @@
  * its next call while another rank still waits for this call's vector.
  *
  * Cost, flat PAP: binomial's ceil(log2 P)(alpha + n beta) plus the
- * announcement (one alpha before the first send) and, per doubling round
- * after the first, an idle report and an order (2 alpha), plus the release
- * (alpha): about 2 alpha ceil(log2 P) more than binomial.  The root handles
- * 2(P-1) small messages.  Imbalanced PAP: a rank is served one transfer
+ * announcement (one alpha before the first send), per doubling round after
+ * the first an idle report and an order (2 alpha), and the last receivers'
+ * idle reports and release (2 alpha): (2 ceil(log2 P) + 1) alpha more than
+ * binomial (measured: docs/bcast-allreduce.md).  The root handles 2(P-1)
+ * small messages.  Imbalanced PAP: a rank is served one transfer
  * after max(its arrival, the first holder free), so no arrived rank waits
  * for a late one.  Memory: the root keeps two int arrays of P.  Restrictions:
  * none.

@@ -21,10 +21,11 @@
  * ranks compute, the early ones have already reduced everything they can,
  * and the vector waiting for the latest rank is the pre-reduced R_P-2.
  *
- * Cost, s segments of n/s bytes, g = alpha + (n/s)(beta + gamma): flat PAP,
- * the pipeline of 2P - 2 hops whose middle ports each send 2n:
- * about 2 n beta + n gamma + (2P - 3) g; the latest rank arriving last by a
- * margin: (s + P - 1) g after its arrival (ring: 2(P-1)(alpha + n beta/P)).
+ * Cost, s segments of n/s bytes, a hop g = alpha + (n/s)(beta + gamma):
+ * flat PAP, a pipeline of 2P - 2 hops whose middle ports each send 2n
+ * (2s segments): about (2s + P - 2) g, i.e. 2 n beta plus the fill; the
+ * latest rank arriving last by a margin: (s + P - 1) g after its arrival
+ * (ring: 2(P-1)(alpha + n beta/P) after it).
  * The result is computed once, by the last position, and copied: every rank
  * gets the same bytes; the association follows the plan's order:
  * COMMUTATIVE_ONLY, reproducible for a given plan (AGREE).  Memory: one

@@ -10,13 +10,17 @@
 
 /*
  * The segment of SEGMENTED algorithms in bytes: ctx->segment_bytes
- * (PAPCOLL_SEGMENT_BYTES, the same on every rank) rounded down to whole
- * elements of the call's signature, at least one element; 0 when the call
- * moves nothing.  Every rank computes the same value from shared inputs.
+ * (PAPCOLL_SEGMENT_BYTES, the same on every rank), for reductions rounded
+ * down to whole elements (at least one); 0 when the call moves nothing.
+ * Reductions share their datatype (MPI requires the same count and type on
+ * every rank), so every rank rounds alike.  A bcast's ranks may pass
+ * different type maps of the same type signature (MPI_DOUBLE x 3n at the
+ * root, a vector of 3 doubles x n elsewhere): their element sizes differ, so
+ * a bcast's segments are plain bytes of the packed vector.
  */
 static inline size_t papcoll__segment_bytes(const papcoll__args_t *a)
 {
-    size_t seg = a->site->ctx->segment_bytes, e = a->sig.esize;
+    size_t seg = a->site->ctx->segment_bytes, e = a->op == PAPCOLL_OP_BCAST ? 1 : a->sig.esize;
 
     if (a->bytes == 0 || e == 0)
         return 0;

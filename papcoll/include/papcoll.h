@@ -210,8 +210,8 @@ int papcoll_site_create(papcoll_ctx_t *ctx, const char *name, papcoll_op_t op,
 
 /**
  * Binds the receive buffer the site's future calls will use (gather: the
- * root's recvbuf; scatter: a non-root rank's recvbuf), like the buffers of an
- * MPI persistent collective.  Background algorithms then receive straight
+ * root's recvbuf; scatter: a non-root rank's recvbuf; bcast: a non-root
+ * rank's buffer), like the buffers of an MPI persistent collective.  Background algorithms then receive straight
  * into it from the edge on instead of staging and copying at the call; the
  * application must not read or write it between papcoll_edge() and the
  * return of the collective.  Local (not collective); recvbuf == NULL unbinds.

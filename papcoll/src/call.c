@@ -154,8 +154,11 @@ static int settle(papcoll_site_t *site, const papcoll__args_t *a, decision_t *d)
 /* PAPCOLL_CHECK: every rank holds the same decision, or all fail. */
 static int check_agreement(papcoll_site_t *site, const decision_t *d)
 {
-    uint64_t h = site->plan.hash ^ ((uint64_t)(unsigned)d->algo << 32) ^
-                 ((uint64_t)site->bg_started << 20) ^ (uint64_t)(unsigned)(site->bg_root + 1);
+    /* bg_root means something only when a part started: before a site's
+     * first plan it is the root of a plan never built, which differs
+     * between ranks whose edge queued the job and ranks whose call did. */
+    uint64_t h = site->plan.hash ^ ((uint64_t)(unsigned)d->algo << 32) ^ ((uint64_t)site->bg_started << 20) ^
+                 (site->bg_started ? (uint64_t)(unsigned)(site->bg_root + 1) : 0);
     unsigned long long v[2] = {h, ~h}, m[2];
     int rc;
 

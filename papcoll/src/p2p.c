@@ -66,33 +66,44 @@ int papcoll__stage_reserve(papcoll__stage_t *st, size_t bytes)
     return PAPCOLL_OK;
 }
 
-/* Receives one message of unknown size from src into st->buf at offset
- * st->len (so two segments can be appended); adds its size to *len. */
-int papcoll__bg_recv(papcoll__stage_t *st, int src, int tag, MPI_Comm comm, size_t *len)
+int papcoll__bg_probe(int src, int tag, MPI_Comm comm, MPI_Message *msg, size_t *bytes)
 {
-    MPI_Message msg;
     MPI_Status status;
-    MPI_Request req;
     long ns = BACKOFF_MIN_NS;
     int flag = 0, n = 0, rc;
 
     for (;;) {
-        if ((rc = PMPI_Improbe(src, tag, comm, &flag, &msg, &status)) != MPI_SUCCESS)
+        if ((rc = PMPI_Improbe(src, tag, comm, &flag, msg, &status)) != MPI_SUCCESS)
             return PAPCOLL__ERR(rc);
         if (flag)
             break;
         backoff(&ns);
     }
     PMPI_Get_count(&status, MPI_BYTE, &n);
-    if ((rc = papcoll__stage_reserve(st, st->len + (size_t)n)) != PAPCOLL_OK)
+    *bytes = (size_t)n;
+    return PAPCOLL_OK;
+}
+
+/* Receives one message of unknown size from src into st->buf at offset
+ * st->len (so two segments can be appended); adds its size to *len. */
+int papcoll__bg_recv(papcoll__stage_t *st, int src, int tag, MPI_Comm comm, size_t *len)
+{
+    MPI_Message msg;
+    MPI_Request req;
+    size_t n = 0;
+    int rc;
+
+    if ((rc = papcoll__bg_probe(src, tag, comm, &msg, &n)) != PAPCOLL_OK)
         return rc;
-    if ((rc = PMPI_Imrecv(st->buf + st->len, n, MPI_BYTE, &msg, &req)) != MPI_SUCCESS)
+    if ((rc = papcoll__stage_reserve(st, st->len + n)) != PAPCOLL_OK)
+        return rc;
+    if ((rc = PMPI_Imrecv(st->buf + st->len, (int)n, MPI_BYTE, &msg, &req)) != MPI_SUCCESS)
         return PAPCOLL__ERR(rc);
     if ((rc = papcoll__bg_wait(&req)) != PAPCOLL_OK)
         return rc;
-    st->len += (size_t)n;
+    st->len += n;
     if (len != NULL)
-        *len = (size_t)n;
+        *len = n;
     return PAPCOLL_OK;
 }
 

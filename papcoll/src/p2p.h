@@ -16,6 +16,9 @@ int papcoll__bg_waitall(int n, MPI_Request *reqs, MPI_Status *sts);
 /* Receives one message of unknown size from src, appended to st->buf at
  * st->len; *len (may be NULL) gets its size. */
 int papcoll__bg_recv(papcoll__stage_t *st, int src, int tag, MPI_Comm comm, size_t *len);
+/* Waits (polling) for one message from src and matches it: *msg for
+ * PMPI_Imrecv, *bytes its size.  For parts that choose the buffer by size. */
+int papcoll__bg_probe(int src, int tag, MPI_Comm comm, MPI_Message *msg, size_t *bytes);
 int papcoll__stage_reserve(papcoll__stage_t *st, size_t bytes);
 
 /* memcpy that accepts NULL pointers when n == 0 (count-0 collectives). */

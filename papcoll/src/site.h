@@ -27,7 +27,11 @@ enum {
     PAPCOLL__TAG_DATA = 1,  /* foreground block transfers */
     PAPCOLL__TAG_SYNC = 2,  /* linear synchronized: root's "send now" */
     PAPCOLL__TAG_SEGA = 3,  /* linear synchronized: first segment */
-    PAPCOLL__TAG_SEGB = 4   /* linear synchronized: second segment */
+    PAPCOLL__TAG_SEGB = 4,  /* linear synchronized: second segment */
+    PAPCOLL__TAG_ARRIVE = 5, /* bcast arrival: a non-root's announcement (empty) */
+    PAPCOLL__TAG_ORDER = 6, /* bcast arrival: the root's order to a holder (target rank, -1: done) */
+    PAPCOLL__TAG_IDLE = 7,  /* bcast arrival: a holder is free (empty) */
+    PAPCOLL__TAG_ADATA = 8  /* bcast arrival: the vector, received from any source */
 };
 
 /* One rank's contribution to an exchange. */

@@ -39,13 +39,13 @@ LIB_LIBS  := $(shell pkg-config --libs inih 2>/dev/null) -lm
 # the layers below it, nothing above (docs/architecture.md, "Layers").
 #   papcoll       its public and internal headers
 #   trace         papcoll.h, its own headers, HDF5 (the only module that sees hdf5.h)
-#   apps/common   its own headers, papmetrics.h
+#   apps/common   its own headers, the public headers of trace and papcoll (the scaffold, app.c)
 #   programs      apps/common, the public headers of trace and papcoll; those in
 #                 INTERNAL_PROGRAMS, documented to print the library's internals, also papcoll/src
 #   tests         whatever they test
 INC_PAPCOLL := -Ipapcoll/include -Ipapcoll/src $(INIH_CFLAGS)
 INC_TRACE   := -Ipapcoll/include -Itrace/include $(HDF5_CFLAGS)
-INC_COMMON  := -Iapps/common -Itrace/include $(INIH_CFLAGS)
+INC_COMMON  := -Iapps/common -Itrace/include -Ipapcoll/include $(INIH_CFLAGS)
 INC_PROGRAM := -Iapps/common -Itrace/include -Ipapcoll/include $(APP_CFLAGS)
 INC_TESTS   := -Ipapcoll/include -Ipapcoll/src -Itrace/include -Iapps/common $(APP_CFLAGS)
 INTERNAL_PROGRAMS := papcoll-sched

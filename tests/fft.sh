@@ -4,63 +4,20 @@
 # against FFTW (own and fftw kernels); a deliberately corrupted block (test-only
 # PAPCOLL_FFT_TEST_CORRUPT) makes the validation FAIL with exit 1 and stops every
 # rank; every gather algorithm and `mpi` runs; the INI file, noise injection and
-# the output files (summary.json, iterations.csv, --trace) work.  ~30 s on 2 cores.
+# the output files (summary.json, iterations.csv, --trace) work; ranks whose
+# configurations differ are refused.  ~30 s on 2 cores.
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 FFT=$OUTDIR/bin/fft
-need_bins "$FFT"
+app_test fft "$FFT" 60
 # Oversubscribed OpenMP teams must sleep, not spin, while they wait.
 export OMP_WAIT_POLICY=passive
 unset PAPCOLL_CONFIG PAPCOLL_PREDICTOR PAPCOLL_GATHER_ALGORITHM PAPCOLL_FFT_TEST_CORRUPT
-make_scratch
-fails=0
 
-fail() { echo "FAIL fft.sh: $*"; fails=$((fails + 1)); }
-
-# run NP ARGS...: runs fft, output in $TMP/log, exit status in $rc.  NP 0 runs
-# one process without mpirun (MPI singleton): a failing job then costs no
-# mpirun abort handling (1-2 s each).
-run() {
-    local np=$1 mpi=(mpirun --oversubscribe --mca mpi_yield_when_idle 1 -np "$1")
-    shift
-    [[ $np -eq 0 ]] && mpi=()
-    timeout -k 5 60 "${mpi[@]}" "$FFT" --quiet "$@" >"$TMP/log" 2>&1
-    rc=$?
-}
-
-# json FILE KEY: a top-level scalar of summary.json (the writer puts one key per line).
-json() {
-    sed -n -E "s/^  \"$2\": \"?([^\",]*)\"?,?$/\1/p" "$1"
-}
-
-# expect_ok WHAT NP ARGS...: exit 0, validation PASSED, summary.json consistent.
-expect_ok() {
-    local what=$1 np=$2
-    shift 2
-    rm -rf "$TMP/out"
-    run "$np" --out "$TMP/out" "$@"
-    if [[ $rc -ne 0 ]] || ! grep -q '^validation: PASSED' "$TMP/log"; then
-        fail "$what: exit $rc, expected 0 and 'validation: PASSED'"
-        sed 's/^/    /' "$TMP/log" | tail -5
-        return 1
-    fi
-    [[ $(json "$TMP/out/summary.json" validation) == PASSED && $(json "$TMP/out/summary.json" P) == "$np" ]] ||
-        fail "$what: summary.json disagrees with the run"
-    return 0
-}
-
-# expect_error WHAT PATTERN NP ARGS...: exit 2 and exactly one line of fft's,
-# matching PATTERN (mpirun adds its own lines when a job fails).
-expect_error() {
-    local what=$1 pat=$2 np=$3
-    shift 3
-    run "$np" "$@"
-    local lines
-    lines=$(grep -c '^fft' "$TMP/log")
-    if [[ $rc -ne 2 || $lines -ne 1 ]] || ! grep -qE "^fft: .*$pat" "$TMP/log"; then
-        fail "$what: exit $rc with $lines lines, expected 2 and one line matching '$pat'"
-        sed 's/^/    /' "$TMP/log" | head -5
-    fi
+# After every successful run: summary.json agrees with it.
+after_ok() {
+    [[ $(json "$TMP/out/summary.json" validation) == PASSED && $(json "$TMP/out/summary.json" P) == "$2" ]] ||
+        fail "$1: summary.json disagrees with the run"
 }
 
 # --- usage and configuration errors (before any work) ---
@@ -81,6 +38,7 @@ printf '[fft]\nsize = 4096\n' >"$TMP/bad.ini"
 expect_error "unknown INI key" "line 2: unknown key 'size'" 0 --config "$TMP/bad.ini"
 PAPCOLL_GATHER_ALGORITHM=foo expect_error "bad algorithm from the environment" \
     "PAPCOLL_GATHER_ALGORITHM" 0 --n 4096
+expect_split_error "configurations that differ" "the configuration differs between ranks" --n 4096 -- --n 8192
 
 # --- P x N with both kernels, validated every other iteration ---
 for case in "1 64" "1 65536" "2 8192" "4 131072" "8 512" "8 32768"; do
@@ -149,5 +107,4 @@ if expect_ok "--trace" 2 --n 8192 --iters 5 --trace "$TMP/run.h5"; then
 fi
 expect_error "trace file in a missing directory" "--trace: '.*': " 0 --n 4096 --trace "$TMP/no/such/dir.h5"
 
-[[ $fails -eq 0 ]] || exit 1
-echo "fft.sh: all checks passed"
+finish

@@ -32,20 +32,6 @@
 #define TYPICAL_ERR 1.5e-6
 #define MAX_LOG2N 20
 
-/* ThreadSanitizer cannot see libgomp's barriers (libgomp is not
- * instrumented) and reports every parallel loop as a race: under TSan the
- * checks that need several OpenMP threads run with one. */
-#if defined(__SANITIZE_THREAD__)
-#define UNDER_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define UNDER_TSAN 1
-#endif
-#endif
-#ifndef UNDER_TSAN
-#define UNDER_TSAN 0
-#endif
-
 static void set_threads(int n)
 {
     omp_set_num_threads(UNDER_TSAN ? 1 : n);
@@ -377,7 +363,8 @@ static void test_noise(void)
     fprintf(f, "# a PAP\n0 0.001 0.002 0.003\n\n0.5 0 0 0\n");
     fclose(f);
     check(fft_noise_parse(spec, 4, &nz, err, sizeof err) == 0, "trace: %s", err);
-    check(nz.nrows == 2 && fft_noise_delay(&nz, 1, 0, 3) == 0.003 && fft_noise_delay(&nz, 1, 3, 0) == 0.5,
+    check(nz.trace.nrows == 2 && fft_noise_delay(&nz, 1, 0, 3) == 0.003 &&
+              fft_noise_delay(&nz, 1, 3, 0) == 0.5,
           "trace rows read wrong");
     fft_noise_free(&nz);
     check(fft_noise_parse(spec, 3, &nz, err, sizeof err) != 0 && strstr(err, "line 2") != NULL,

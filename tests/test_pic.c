@@ -33,19 +33,6 @@
 
 #define TWO_PI 6.283185307179586
 
-/* ThreadSanitizer cannot see libgomp's barriers (libgomp is not
- * instrumented): under TSan the threaded push runs with one thread. */
-#if defined(__SANITIZE_THREAD__)
-#define UNDER_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define UNDER_TSAN 1
-#endif
-#endif
-#ifndef UNDER_TSAN
-#define UNDER_TSAN 0
-#endif
-
 static void test_norm_inv(void)
 {
     double p;

@@ -384,7 +384,7 @@ static void test_group_stats(void)
     paptrace_iter_t iters[3];
     paptrace_site_t s = {.name = "g", .op = PAPCOLL_OP_GATHER, .nranks = 3, .niters = 3, .iters = iters,
                          .ranks = ranks};
-    pt_model_t m = {{1e-3, 0.0, 0.0}, "test", NAN};
+    pt_model_t m = {{1e-3, 0.0, 0.0, 0.0}, "test", NAN};
     const double late[3] = {0, 2e-3, 4e-3}, run[3] = {3e-3, 4e-3, 6e-3};
     pt_group_t g;
     int k, i;

@@ -13,6 +13,20 @@
 
 #define UNIT_MAX_PRINTED 200
 
+/* ThreadSanitizer cannot see libgomp's barriers (libgomp is not
+ * instrumented) and reports every parallel loop as a race: under TSan the
+ * tests that need several OpenMP threads run with one (UNDER_TSAN is 1). */
+#if defined(__SANITIZE_THREAD__)
+#define UNDER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define UNDER_TSAN 1
+#endif
+#endif
+#ifndef UNDER_TSAN
+#define UNDER_TSAN 0
+#endif
+
 static const char *unit_name = "test";
 static long unit_checks, unit_failed;
 static uint64_t unit_rng = 0x243F6A8885A308D3ull;

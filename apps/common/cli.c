@@ -181,3 +181,19 @@ int cli_split(const char *text, char sep, char ***items, int *n)
     *n = count;
     return 0;
 }
+
+int cli_env_rank(const char *name, int nprocs, int *rank, char *err, size_t errlen)
+{
+    const char *v = getenv(name);
+    long r;
+
+    *rank = -1;
+    if (v == NULL || v[0] == '\0')
+        return 0;
+    if (cli_parse_long(v, 0, nprocs - 1, &r) != 0) {
+        snprintf(err, errlen, "%s: expected a rank in 0..%d, got '%s'", name, nprocs - 1, v);
+        return -1;
+    }
+    *rank = (int)r;
+    return 0;
+}

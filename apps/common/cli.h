@@ -54,4 +54,11 @@ int cli_split(const char *text, char sep, char ***items, int *n);
 /* Frees a list from cli_split (NULL is fine). */
 void cli_list_free(char **items);
 
+/*
+ * The rank in 0..nprocs-1 that the environment variable name gives (the
+ * programs' test-only fault switches), -1 when it is unset or empty.
+ * Returns 0, or -1 with "NAME: expected a rank in 0..P-1, got 'v'" in err.
+ */
+int cli_env_rank(const char *name, int nprocs, int *rank, char *err, size_t errlen);
+
 #endif /* APPS_CLI_H */

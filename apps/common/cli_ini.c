@@ -142,3 +142,89 @@ void cli_ini_free(cli_ini_t *ini)
     ini->values = NULL;
     ini->nopts = 0;
 }
+
+/* The program's own file: its section over the options the command line left unset. */
+static int load_file(cli_opts_t *o, char *err, size_t errlen)
+{
+    const cli_spec_t *sp = o->spec;
+    const char *refused[3] = {sp->table[sp->config].name, sp->help >= 0 ? sp->table[sp->help].name : NULL,
+                              NULL};
+    char msg[384];
+
+    if (sp->config < 0 || sp->section == NULL || (o->file = o->opt[sp->config].value) == NULL)
+        return CLI_OK;
+    if (cli_opts_nonempty(o, sp->config, "a file name", err, errlen) != CLI_OK)
+        return CLI_ERROR;
+    if (cli_ini_load(o->file, sp->section, sp->others, refused, o->opt, sp->nopts, &o->ini, msg,
+                     sizeof msg) != 0) {
+        snprintf(err, errlen, "--%s: %s", sp->table[sp->config].name, msg);
+        return CLI_ERROR;
+    }
+    o->others = o->ini.others;
+    return CLI_OK;
+}
+
+int cli_opts_parse(cli_opts_t *o, const cli_spec_t *spec, int argc, char **argv, char *err, size_t errlen)
+{
+    char msg[256];
+
+    memset(o, 0, sizeof *o);
+    o->spec = spec;
+    if (spec->nopts > CLI_OPTS_MAX) {
+        snprintf(err, errlen, "%s: %d options, at most %d", spec->program, spec->nopts, CLI_OPTS_MAX);
+        return CLI_ERROR;
+    }
+    memcpy(o->opt, spec->table, (size_t)spec->nopts * sizeof *o->opt);
+    if (cli_parse(argc, argv, o->opt, spec->nopts, msg, sizeof msg) != 0) {
+        snprintf(err, errlen, "%s (see %s --help)", msg, spec->program);
+        return CLI_ERROR;
+    }
+    if (spec->help >= 0 && o->opt[spec->help].value != NULL)
+        return CLI_HELP;
+    return load_file(o, err, errlen);
+}
+
+const char *cli_opts_origin(const cli_opts_t *o, int i, char *buf, size_t len)
+{
+    if (cli_ini_from_file(&o->ini, i))
+        snprintf(buf, len, "'%s': %s", o->file, o->opt[i].name);
+    else
+        snprintf(buf, len, "--%s", o->opt[i].name);
+    return buf;
+}
+
+int cli_opts_fail(const cli_opts_t *o, int i, const char *expected, char *err, size_t errlen)
+{
+    char where[320];
+
+    snprintf(err, errlen, "%s: expected %s, got '%s'", cli_opts_origin(o, i, where, sizeof where), expected,
+             o->opt[i].value ? o->opt[i].value : "");
+    return CLI_ERROR;
+}
+
+int cli_opts_long(const cli_opts_t *o, int i, long min, long max, const char *expected, long *out, char *err,
+                  size_t errlen)
+{
+    if (o->opt[i].value != NULL && cli_parse_long(o->opt[i].value, min, max, out) != 0)
+        return cli_opts_fail(o, i, expected, err, errlen);
+    return CLI_OK;
+}
+
+int cli_opts_nonempty(const cli_opts_t *o, int i, const char *expected, char *err, size_t errlen)
+{
+    if (o->opt[i].value != NULL && o->opt[i].value[0] == '\0')
+        return cli_opts_fail(o, i, expected, err, errlen);
+    return CLI_OK;
+}
+
+int cli_opts_nonneg(const cli_opts_t *o, int i, const char *expected, double *out, char *err, size_t errlen)
+{
+    if (o->opt[i].value != NULL && (cli_parse_double(o->opt[i].value, out) != 0 || *out < 0))
+        return cli_opts_fail(o, i, expected, err, errlen);
+    return CLI_OK;
+}
+
+void cli_opts_free(cli_opts_t *o)
+{
+    cli_ini_free(&o->ini);
+}

@@ -39,4 +39,59 @@ int cli_ini_from_file(const cli_ini_t *ini, int i);
 
 void cli_ini_free(cli_ini_t *ini);
 
+/*
+ * A program's configuration parser, shared by papbench, fft and pic: its
+ * option table on the command line over the options' keys in a section of
+ * an INI file (--config FILE), with the errors worded one way.  Statuses:
+ */
+enum { CLI_OK = 0, CLI_HELP = 1, CLI_ERROR = 2 };
+
+#define CLI_OPTS_MAX 40
+
+/* What a program declares. */
+typedef struct {
+    const char *program;       /* "fft": errors say "(see fft --help)" */
+    const cli_option_t *table; /* the options, values NULL */
+    int nopts;                 /* at most CLI_OPTS_MAX */
+    int config, help;          /* indices of --config FILE and --help in table, -1: none */
+    const char *section;       /* the file's section of the program's keys; NULL: --config is not ours */
+    const char *const *others; /* the file's sections read by someone else ("papcoll"), NULL-terminated */
+} cli_spec_t;
+
+/* The parsed options: opt[i].value as cli_parse leaves it, or from the file. */
+typedef struct {
+    const cli_spec_t *spec;
+    cli_option_t opt[CLI_OPTS_MAX];
+    const char *file; /* the program's own --config FILE, NULL: none */
+    unsigned others;  /* bit i: section spec->others[i] occurs in the file */
+    cli_ini_t ini;    /* owns the values taken from the file */
+} cli_opts_t;
+
+/*
+ * Parses argv, then the file's section into the options the command line
+ * left unset (the keys --config and --help are refused there).  Returns
+ * CLI_OK, CLI_HELP (--help was given) or CLI_ERROR with one line in err:
+ * "unknown option '--x' (see fft --help)", "--config: 'f.ini' line 3: ...".
+ * Release with cli_opts_free in every case.
+ */
+int cli_opts_parse(cli_opts_t *o, const cli_spec_t *spec, int argc, char **argv, char *err, size_t errlen);
+
+/* Where option i's value came from: "--name", or "'file': name" for a key of the file. */
+const char *cli_opts_origin(const cli_opts_t *o, int i, char *buf, size_t len);
+
+/* One error line "<origin>: expected <expected>, got '<value>'"; returns CLI_ERROR. */
+int cli_opts_fail(const cli_opts_t *o, int i, const char *expected, char *err, size_t errlen);
+
+/* Option i as an integer in [min, max], when given (*out keeps its default otherwise). */
+int cli_opts_long(const cli_opts_t *o, int i, long min, long max, const char *expected, long *out, char *err,
+                  size_t errlen);
+
+/* Option i, when given, must not be empty ("--out ''"): CLI_ERROR naming expected. */
+int cli_opts_nonempty(const cli_opts_t *o, int i, const char *expected, char *err, size_t errlen);
+
+/* Option i as a number >= 0, when given. */
+int cli_opts_nonneg(const cli_opts_t *o, int i, const char *expected, double *out, char *err, size_t errlen);
+
+void cli_opts_free(cli_opts_t *o);
+
 #endif /* APPS_CLI_INI_H */

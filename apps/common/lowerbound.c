@@ -60,15 +60,36 @@ static double stream(MPI_Comm comm, int rank, int root, int peer, char *buf, int
     return best;
 }
 
-int lb_measure(MPI_Comm comm, int root, size_t block, int reps, pm_lb_model_t *m)
+/* Seconds per byte of MPI_Reduce_local on n bytes of type (whole elements), the shortest of reps. */
+static double combine(char *buf, int n, MPI_Datatype type, MPI_Op op, int reps, int *ok)
 {
-    double v[3] = {0, 0, 0}, single, per_block;
-    int rank, P, peer, n = block > (size_t)LB_STREAM_MAX ? LB_STREAM_MAX : (int)block;
+    double best = INFINITY, t;
+    int size = 1, count, i;
+
+    MPI_Type_size(type, &size);
+    count = n / (size > 0 ? size : 1);
+    if (count < 1)
+        return 0;
+    for (i = 0; i < reps; i++) {
+        t = MPI_Wtime();
+        *ok =
+            *ok && MPI_Reduce_local(buf, buf + (size_t)count * (size_t)size, count, type, op) == MPI_SUCCESS;
+        t = MPI_Wtime() - t;
+        best = t < best ? t : best;
+    }
+    return best / ((double)count * size);
+}
+
+int lb_measure(MPI_Comm comm, int root, size_t block, MPI_Datatype type, MPI_Op op, int reps,
+               pm_lb_model_t *m)
+{
+    double v[5] = {0, 0, 0, 0, 1}, single, per_block;
+    int rank, P, peer, ok = 1, n = block > (size_t)LB_STREAM_MAX ? LB_STREAM_MAX : (int)block;
     char *buf;
 
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &P);
-    m->alpha = m->beta = m->credit = 0;
+    m->alpha = m->beta = m->credit = m->gamma = 0;
     if (P < 2)
         return 0;
     if ((buf = calloc((size_t)n * LB_STREAM_BLOCKS + 1, 1)) == NULL)
@@ -83,10 +104,15 @@ int lb_measure(MPI_Comm comm, int root, size_t block, int reps, pm_lb_model_t *m
         v[1] = (per_block - v[0]) / n;
         v[2] = per_block - single;
     }
+    /* Zero bytes combine to zero; every rank's buffer holds its share of the stream. */
+    if (op != MPI_OP_NULL && rank == root && n > 0)
+        v[3] = combine(buf, n, type, op, reps, &ok);
+    v[4] = ok;
     free(buf);
-    MPI_Bcast(v, 3, MPI_DOUBLE, root, comm);
+    MPI_Bcast(v, 5, MPI_DOUBLE, root, comm);
     m->alpha = v[0];
     m->beta = v[1] > 0 ? v[1] : 0;
     m->credit = v[2] > 0 ? v[2] : 0;
-    return 0;
+    m->gamma = v[3] > 0 ? v[3] : 0;
+    return v[4] != 0 ? 0 : -1;
 }

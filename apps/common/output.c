@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -211,4 +212,65 @@ void json_stats(json_t *j, const char *key, const pm_stats_t *t)
     json_end(j);
     json_int(j, "n", t->n);
     json_end(j);
+}
+
+int output_json(const char *dir, const char *name, void (*body)(json_t *j, const void *arg), const void *arg,
+                char *err, size_t errlen)
+{
+    FILE *f = output_open(dir, name, err, errlen);
+    json_t j;
+    int rc;
+
+    if (f == NULL)
+        return -1;
+    json_open(&j, f);
+    json_begin_object(&j, NULL);
+    body(&j, arg);
+    json_end(&j);
+    rc = json_finish(&j);
+    if (fclose(f) != 0 || rc != 0) {
+        snprintf(err, errlen, "error writing '%s/%s'", dir, name);
+        return -1;
+    }
+    return 0;
+}
+
+int output_close(FILE *f, const char *dir, const char *name, char *err, size_t errlen)
+{
+    int failed = ferror(f);
+
+    if (fclose(f) != 0 || failed) {
+        snprintf(err, errlen, "error writing '%s/%s'", dir, name);
+        return -1;
+    }
+    return 0;
+}
+
+void text_init(text_t *t, char *buf, size_t len)
+{
+    t->buf = buf;
+    t->len = len;
+    t->used = 0;
+    if (len > 0)
+        buf[0] = '\0';
+}
+
+void text_add(text_t *t, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    if (t->used + 1 >= t->len)
+        return;
+    va_start(ap, fmt);
+    n = vsnprintf(t->buf + t->used, t->len - t->used, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        t->used = t->used + (size_t)n < t->len ? t->used + (size_t)n : t->len - 1;
+}
+
+void text_key(text_t *t, const char *key, const char *value)
+{
+    if (value != NULL)
+        text_add(t, "%s = %s\n", key, value);
 }

@@ -58,4 +58,29 @@ int json_finish(json_t *j);
 /* Writes s as a JSON string literal (with quotes and escapes) to f. */
 void json_write_escaped(FILE *f, const char *s);
 
+/*
+ * A text built by appending, such as a program's configuration text: it
+ * never overflows buf and keeps what fits.
+ */
+typedef struct {
+    char *buf;
+    size_t len, used;
+} text_t;
+
+void text_init(text_t *t, char *buf, size_t len);
+/* Appends printf-style. */
+void text_add(text_t *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Appends "key = value\n" when value is not NULL. */
+void text_key(text_t *t, const char *key, const char *value);
+
+/*
+ * Result files in one piece.  output_json writes dir/name as one JSON
+ * object whose members body(j, arg) writes; output_close closes a file
+ * written with fprintf.  Both return 0, or -1 with one line in err
+ * ("cannot write '...'", "error writing 'dir/name'").
+ */
+int output_json(const char *dir, const char *name, void (*body)(json_t *j, const void *arg), const void *arg,
+                char *err, size_t errlen);
+int output_close(FILE *f, const char *dir, const char *name, char *err, size_t errlen);
+
 #endif /* APPS_OUTPUT_H */

@@ -17,6 +17,17 @@ uint64_t rng_mix64(uint64_t x)
     return x ^ (x >> 31);
 }
 
+uint64_t rng_hash(const void *p, size_t n, uint64_t h)
+{
+    const unsigned char *b = p;
+    size_t i;
+
+    h = h ? h : 0xCBF29CE484222325ULL; /* the FNV offset basis */
+    for (i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001B3ULL;
+    return h;
+}
+
 void rng_init(rng_t *r, uint64_t seed, uint64_t stream)
 {
     /* Different streams of one seed must not overlap in their seeding walk. */

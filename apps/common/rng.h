@@ -10,6 +10,7 @@
 #ifndef APPS_RNG_H
 #define APPS_RNG_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct {
@@ -18,6 +19,10 @@ typedef struct {
 
 /* splitmix64 finaliser: a bijective 64-bit mix, also a cheap hash. */
 uint64_t rng_mix64(uint64_t x);
+
+/* 64-bit FNV-1a digest of n bytes, continuing from h (0 to start): compares
+ * texts and tables between ranks, not a cryptographic hash. */
+uint64_t rng_hash(const void *p, size_t n, uint64_t h);
 
 /* Initialises r for the given seed and stream (e.g. the iteration number). */
 void rng_init(rng_t *r, uint64_t seed, uint64_t stream);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "output.h"
 #include "papcoll.h"
 
 enum {
@@ -47,29 +48,8 @@ static const cli_option_t option_table[O_COUNT] = {
     [O_HELP] = {"help", NULL, "this text"},
 };
 
-/* Options that only make sense on the command line. */
-static const char *const not_in_file[] = {"config", "help", NULL};
 static const char *const other_sections[] = {"papcoll", NULL};
-
-/* One error line naming where the value came from. */
-static int fail(const fft_config_t *cfg, const cli_option_t *o, int i, const char *expected, char *err,
-                size_t errlen)
-{
-    if (cli_ini_from_file(&cfg->ini, i))
-        snprintf(err, errlen, "'%s': %s: expected %s, got '%s'", cfg->config_file, o[i].name, expected,
-                 o[i].value);
-    else
-        snprintf(err, errlen, "--%s: expected %s, got '%s'", o[i].name, expected, o[i].value);
-    return FFT_CONFIG_ERROR;
-}
-
-static int opt_long(const fft_config_t *cfg, const cli_option_t *o, int i, long min, long max,
-                    const char *expected, long *out, char *err, size_t errlen)
-{
-    if (o[i].value != NULL && cli_parse_long(o[i].value, min, max, out) != 0)
-        return fail(cfg, o, i, expected, err, errlen);
-    return FFT_CONFIG_OK;
-}
+static const cli_spec_t spec = {"fft", option_table, O_COUNT, O_CONFIG, O_HELP, "fft", other_sections};
 
 static int log2_exact(long long v)
 {
@@ -81,183 +61,147 @@ static int log2_exact(long long v)
 }
 
 /* P and N: both powers of two, blocks of at least 2^FFT_MIN_LOG2_BLOCK points. */
-static int parse_size(fft_config_t *cfg, const cli_option_t *o, char *err, size_t errlen)
+static int parse_size(fft_config_t *cfg, char *err, size_t errlen)
 {
+    const cli_opts_t *op = &cfg->opts;
+    const cli_option_t *o = op->opt;
     char expected[96];
 
     if ((cfg->log2p = log2_exact(cfg->nprocs)) < 0) {
         snprintf(err, errlen, "%d processes: the master runs log2(P) DIF stages, so P must be a power of two",
                  cfg->nprocs);
-        return FFT_CONFIG_ERROR;
+        return CLI_ERROR;
     }
     cfg->n = 256 * 1024;
     snprintf(expected, sizeof expected, "a power of two up to 2^%d (K/M suffixes allowed)", FFT_MAX_LOG2N);
     if (o[O_N].value != NULL && cli_parse_count(o[O_N].value, &cfg->n) != 0)
-        return fail(cfg, o, O_N, expected, err, errlen);
+        return cli_opts_fail(op, O_N, expected, err, errlen);
     cfg->log2n = log2_exact(cfg->n);
     if (cfg->log2n < 0 || cfg->log2n > FFT_MAX_LOG2N)
-        return fail(cfg, o, O_N, expected, err, errlen);
+        return cli_opts_fail(op, O_N, expected, err, errlen);
     cfg->log2b = cfg->log2n - cfg->log2p;
     if (cfg->log2b < FFT_MIN_LOG2_BLOCK) {
         snprintf(err, errlen,
                  "n = %lld on %d processes gives blocks of %lld points, below the minimum %d (n >= %lld)",
                  cfg->n, cfg->nprocs, cfg->n / cfg->nprocs, 1 << FFT_MIN_LOG2_BLOCK,
                  (long long)cfg->nprocs << FFT_MIN_LOG2_BLOCK);
-        return FFT_CONFIG_ERROR;
+        return CLI_ERROR;
     }
-    return FFT_CONFIG_OK;
+    return CLI_OK;
 }
 
-static int parse_algo(fft_config_t *cfg, const cli_option_t *o, char *err, size_t errlen)
+static int parse_algo(fft_config_t *cfg, char *err, size_t errlen)
 {
-    char valid[256], expected[300];
+    const cli_opts_t *op = &cfg->opts;
+    const cli_option_t *o = op->opt;
     int k;
 
     cfg->algo = o[O_ALGO].value;
-    if (cfg->algo != NULL && papcoll_algo_find(PAPCOLL_OP_GATHER, cfg->algo) < 0) {
-        snprintf(expected, sizeof expected, "a gather algorithm (%s)",
-                 papcoll_algo_list(PAPCOLL_OP_GATHER, valid, sizeof valid));
-        return fail(cfg, o, O_ALGO, expected, err, errlen);
-    }
+    if (app_config_algo(op, O_ALGO, PAPCOLL_OP_GATHER, err, errlen) != CLI_OK)
+        return CLI_ERROR;
     k = o[O_KERNEL].value != NULL ? fft_kernel_find(o[O_KERNEL].value) : FFT_KERNEL_OWN;
     if (k < 0)
-        return fail(cfg, o, O_KERNEL, "own or fftw", err, errlen);
+        return cli_opts_fail(op, O_KERNEL, "own or fftw", err, errlen);
     cfg->kernel = (fft_kernel_kind_t)k;
-    return FFT_CONFIG_OK;
+    return CLI_OK;
 }
 
 /* How long and how often: iterations, validation, threads, seed. */
-static int parse_loop(fft_config_t *cfg, const cli_option_t *o, char *err, size_t errlen)
+static int parse_loop(fft_config_t *cfg, char *err, size_t errlen)
 {
+    const cli_opts_t *op = &cfg->opts;
+    const cli_option_t *o = op->opt;
     long threads = 1;
     int rc;
 
     cfg->iters = 100;
     cfg->verify_every = 100;
     cfg->seed = 1;
-    rc = opt_long(cfg, o, O_ITERS, 1, 1000000, "a number of iterations in 1..1000000", &cfg->iters, err,
-                  errlen);
-    if (rc == FFT_CONFIG_OK)
-        rc = opt_long(cfg, o, O_VERIFY_EVERY, 1, 1000000000, "a positive number of iterations",
-                      &cfg->verify_every, err, errlen);
-    if (rc == FFT_CONFIG_OK)
-        rc = opt_long(cfg, o, O_THREADS, 1, 1024, "a number of threads in 1..1024", &threads, err, errlen);
+    rc = cli_opts_long(op, O_ITERS, 1, 1000000, "a number of iterations in 1..1000000", &cfg->iters, err,
+                       errlen);
+    if (rc == CLI_OK)
+        rc = cli_opts_long(op, O_VERIFY_EVERY, 1, 1000000000, "a positive number of iterations",
+                           &cfg->verify_every, err, errlen);
+    if (rc == CLI_OK)
+        rc = cli_opts_long(op, O_THREADS, 1, 1024, "a number of threads in 1..1024", &threads, err, errlen);
     cfg->threads = (int)threads;
-    if (rc == FFT_CONFIG_OK && o[O_SEED].value != NULL && cli_parse_u64(o[O_SEED].value, &cfg->seed) != 0)
-        rc = fail(cfg, o, O_SEED, "an unsigned 64-bit integer", err, errlen);
+    if (rc == CLI_OK && o[O_SEED].value != NULL && cli_parse_u64(o[O_SEED].value, &cfg->seed) != 0)
+        rc = cli_opts_fail(op, O_SEED, "an unsigned 64-bit integer", err, errlen);
     return rc;
 }
 
-static int parse_noise(fft_config_t *cfg, const cli_option_t *o, char *err, size_t errlen)
+static int parse_noise(fft_config_t *cfg, char *err, size_t errlen)
 {
-    char msg[384];
+    const char *v = cfg->opts.opt[O_NOISE].value;
+    char msg[384], where[320];
 
-    cfg->noise_spec = o[O_NOISE].value != NULL ? o[O_NOISE].value : "none";
+    cfg->noise_spec = v != NULL ? v : "none";
     if (fft_noise_parse(cfg->noise_spec, cfg->nprocs, &cfg->noise, msg, sizeof msg) == 0)
-        return FFT_CONFIG_OK;
-    if (cli_ini_from_file(&cfg->ini, O_NOISE))
-        snprintf(err, errlen, "'%s': noise: %s", cfg->config_file, msg);
-    else
-        snprintf(err, errlen, "--noise: %s", msg);
-    return FFT_CONFIG_ERROR;
+        return CLI_OK;
+    snprintf(err, errlen, "%s: %s", cli_opts_origin(&cfg->opts, O_NOISE, where, sizeof where), msg);
+    return CLI_ERROR;
 }
 
 /* Output, progress and the test-only corruption switch. */
-static int parse_run(fft_config_t *cfg, const cli_option_t *o, char *err, size_t errlen)
+static int parse_run(fft_config_t *cfg, char *err, size_t errlen)
 {
-    const char *corrupt = getenv(FFT_CORRUPT_ENV);
-    long r;
+    const cli_opts_t *op = &cfg->opts;
+    const cli_option_t *o = op->opt;
 
     cfg->out_dir = o[O_OUT].value;
     cfg->trace_file = o[O_TRACE].value;
     cfg->quiet = o[O_QUIET].value != NULL;
     cfg->corrupt_rank = -1;
-    if (cfg->out_dir != NULL && cfg->out_dir[0] == '\0')
-        return fail(cfg, o, O_OUT, "a directory name", err, errlen);
-    if (cfg->trace_file != NULL && cfg->trace_file[0] == '\0')
-        return fail(cfg, o, O_TRACE, "a file name", err, errlen);
-    if (corrupt != NULL && corrupt[0] != '\0') {
-        if (cli_parse_long(corrupt, 0, cfg->nprocs - 1, &r) != 0) {
-            snprintf(err, errlen, "%s: expected a rank in 0..%d, got '%s'", FFT_CORRUPT_ENV, cfg->nprocs - 1,
-                     corrupt);
-            return FFT_CONFIG_ERROR;
-        }
-        cfg->corrupt_rank = (int)r;
-    }
-    return FFT_CONFIG_OK;
-}
-
-static int load_file(fft_config_t *cfg, cli_option_t *o, char *err, size_t errlen)
-{
-    char msg[384];
-
-    cfg->config_file = o[O_CONFIG].value;
-    if (cfg->config_file == NULL)
-        return FFT_CONFIG_OK;
-    if (cfg->config_file[0] == '\0')
-        return fail(cfg, o, O_CONFIG, "a file name", err, errlen);
-    if (cli_ini_load(cfg->config_file, "fft", other_sections, not_in_file, o, O_COUNT, &cfg->ini, msg,
-                     sizeof msg) != 0) {
-        snprintf(err, errlen, "--config: %s", msg);
-        return FFT_CONFIG_ERROR;
-    }
-    cfg->config_papcoll = (cfg->ini.others & 1u) != 0;
-    return FFT_CONFIG_OK;
+    if (cli_opts_nonempty(op, O_OUT, "a directory name", err, errlen) != CLI_OK ||
+        cli_opts_nonempty(op, O_TRACE, "a file name", err, errlen) != CLI_OK)
+        return CLI_ERROR;
+    return cli_env_rank(FFT_CORRUPT_ENV, cfg->nprocs, &cfg->corrupt_rank, err, errlen) == 0 ? CLI_OK
+                                                                                            : CLI_ERROR;
 }
 
 int fft_config_parse(int argc, char **argv, int nprocs, fft_config_t *cfg, char *err, size_t errlen)
 {
-    cli_option_t o[O_COUNT];
-    char msg[256];
+    /* In order; last, the noise: a trace file is only read once everything else is known to be right. */
+    static int (*const steps[])(fft_config_t *, char *, size_t) = {parse_size, parse_algo, parse_loop,
+                                                                   parse_run, parse_noise};
+    size_t i;
     int rc;
 
-    memcpy(o, option_table, sizeof o);
     memset(cfg, 0, sizeof *cfg);
     cfg->nprocs = nprocs;
     cfg->corrupt_rank = -1;
-    if (cli_parse(argc, argv, o, O_COUNT, msg, sizeof msg) != 0) {
-        snprintf(err, errlen, "%s (see fft --help)", msg);
-        return FFT_CONFIG_ERROR;
-    }
-    if (o[O_HELP].value != NULL)
-        return FFT_CONFIG_HELP;
-    rc = load_file(cfg, o, err, errlen);
-    if (rc == FFT_CONFIG_OK)
-        rc = parse_size(cfg, o, err, errlen);
-    if (rc == FFT_CONFIG_OK)
-        rc = parse_algo(cfg, o, err, errlen);
-    if (rc == FFT_CONFIG_OK)
-        rc = parse_loop(cfg, o, err, errlen);
-    if (rc == FFT_CONFIG_OK)
-        rc = parse_run(cfg, o, err, errlen);
-    /* Last: a trace file is only read once everything else is known to be right. */
-    if (rc == FFT_CONFIG_OK)
-        rc = parse_noise(cfg, o, err, errlen);
+    rc = cli_opts_parse(&cfg->opts, &spec, argc, argv, err, errlen);
+    cfg->config_file = cfg->opts.file;
+    cfg->config_papcoll = (cfg->opts.others & 1u) != 0;
+    for (i = 0; rc == CLI_OK && i < sizeof steps / sizeof steps[0]; i++)
+        rc = steps[i](cfg, err, errlen);
     return rc;
 }
 
 void fft_config_text(const fft_config_t *cfg, char *buf, size_t len)
 {
-    int w = snprintf(buf, len,
-                     "[fft]\nn = %lld\niters = %ld\nthreads = %d\nkernel = %s\nnoise = %s\n"
-                     "verify-every = %ld\nseed = %" PRIu64 "\n",
-                     cfg->n, cfg->iters, cfg->threads, fft_kernel_name(cfg->kernel), cfg->noise_spec,
-                     cfg->verify_every, cfg->seed);
+    text_t t;
 
-    if (w >= 0 && (size_t)w < len && cfg->algo != NULL)
-        w += snprintf(buf + w, len - (size_t)w, "algo = %s\n", cfg->algo);
-    if (w >= 0 && (size_t)w < len && cfg->out_dir != NULL)
-        w += snprintf(buf + w, len - (size_t)w, "out = %s\n", cfg->out_dir);
-    if (w >= 0 && (size_t)w < len && cfg->trace_file != NULL)
-        snprintf(buf + w, len - (size_t)w, "trace = %s\n", cfg->trace_file);
+    text_init(&t, buf, len);
+    text_add(&t,
+             "[fft]\nn = %lld\niters = %ld\nthreads = %d\nkernel = %s\nnoise = %s\nverify-every = %ld\nseed "
+             "= %" PRIu64 "\n",
+             cfg->n, cfg->iters, cfg->threads, fft_kernel_name(cfg->kernel), cfg->noise_spec,
+             cfg->verify_every, cfg->seed);
+    text_key(&t, "algo", cfg->algo);
+    text_key(&t, "out", cfg->out_dir);
+    text_key(&t, "trace", cfg->trace_file);
+    if (cfg->noise.kind == NOISE_TRACE)
+        text_add(&t, "# noise trace file: %ld lines, digest %016" PRIx64 "\n", cfg->noise.trace.nrows,
+                 cfg->noise.trace.hash);
+    if (cfg->corrupt_rank >= 0)
+        text_add(&t, "# test only: %s = %d\n", FFT_CORRUPT_ENV, cfg->corrupt_rank);
 }
 
 void fft_config_usage(void)
 {
-    cli_option_t o[O_COUNT];
     int i, n = papcoll_algo_count(PAPCOLL_OP_GATHER);
 
-    memcpy(o, option_table, sizeof o);
     printf("usage: mpirun -np P fft [options]        (P a power of two)\n\n"
            "Master-slave parallel FFT (Proficz 2020, Sect. 6): each iteration rank 0 generates\n"
            "N random complex single-precision points, runs the first log2(P) radix-2 DIF stages,\n"
@@ -266,7 +210,7 @@ void fft_config_usage(void)
            "rank 0 restores natural order.  Validated against FFTW's full transform.\n\n"
            "options (each except --config and --help also as a key of the INI file's [fft]\n"
            "section; the command line wins):\n");
-    cli_print_options(o, O_COUNT);
+    cli_print_options(option_table, O_COUNT);
     printf("\nnoise (--noise SPEC; extra delays, split half before and half after the PAT edge):\n"
            "  none             no injection (default): the FFT's own imbalance\n"
            "  uniform:MS       each rank sleeps U(0, MS) ms per iteration (same draws on all ranks)\n"
@@ -283,5 +227,9 @@ void fft_config_usage(void)
 void fft_config_free(fft_config_t *cfg)
 {
     fft_noise_free(&cfg->noise);
-    cli_ini_free(&cfg->ini);
+    cli_opts_free(&cfg->opts);
 }
+
+/* The scaffold's view (app.h). */
+APP_CONFIG_OPS(fft_config_ops, fft_config_t, fft_config_parse, fft_config_usage, fft_config_text,
+               fft_config_free);

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "app.h"
 #include "cli_ini.h"
 #include "kernel.h"
 #include "noise.h"
@@ -47,25 +48,26 @@ typedef struct {
     int config_papcoll;      /* 1: config_file has a [papcoll] section for the library */
     int quiet;               /* no progress lines */
     int corrupt_rank;        /* test-only (FFT_CORRUPT_ENV), -1: none */
-    cli_ini_t ini;           /* owns the strings taken from the file */
+    cli_opts_t opts;         /* the options as given; owns the strings taken from the file */
 } fft_config_t;
 
-enum { FFT_CONFIG_OK = 0, FFT_CONFIG_HELP = 1, FFT_CONFIG_ERROR = 2 };
-
 /*
- * Parses argv (and --config FILE) for nprocs ranks.  Returns FFT_CONFIG_OK,
- * FFT_CONFIG_HELP or FFT_CONFIG_ERROR with one line in err
- * ("--n: expected ...", "'f.ini' line 3: ...").  Release with fft_config_free
- * in every case.
+ * Parses argv (and --config FILE) for nprocs ranks.  Returns CLI_OK,
+ * CLI_HELP or CLI_ERROR with one line in err ("--n: expected ...",
+ * "'f.ini' line 3: ...").  Release with fft_config_free in every case.
  */
 int fft_config_parse(int argc, char **argv, int nprocs, fft_config_t *cfg, char *err, size_t errlen);
 
-/* Writes the effective configuration as INI text ([fft] section). */
+/* Writes the effective configuration as INI text ([fft] section; comment
+ * lines for a noise trace file's digest and the test-only corruption). */
 void fft_config_text(const fft_config_t *cfg, char *buf, size_t len);
 
 /* Prints the usage text (options, noise specs, gather algorithms) to stdout. */
 void fft_config_usage(void);
 
 void fft_config_free(fft_config_t *cfg);
+
+/* The configuration as the scaffold takes it (app_configure). */
+extern const app_config_ops_t fft_config_ops;
 
 #endif /* FFT_CONFIG_H */

@@ -11,6 +11,7 @@
 #ifndef FFT_FFT_H
 #define FFT_FFT_H
 
+#include "app.h"
 #include "config.h"
 #include "dif.h"
 #include "kernel.h"
@@ -27,14 +28,9 @@ enum { TOT_COMPUTE, TOT_GATHER, TOT_FIELDS };
 
 typedef struct {
     const fft_config_t *cfg;
-    int rank, nprocs;
-    int thread_level; /* provided by MPI_Init_thread */
-    papcoll_ctx_t *ctx;
-    papcoll_site_t *site; /* the one gather call site */
-    paptrace_t *trace;    /* --trace: the HDF5 trace writer, or NULL */
-    int argc;             /* the command line, stored in the trace */
-    char **argv;
-    papcoll_clock_t clock;
+    app_t *app;             /* MPI, papcoll context, trace (app.h) */
+    int rank, nprocs;       /* the app's */
+    papcoll_site_t *site;   /* the one gather call site (app_close frees it) */
     long long block;        /* points per rank, N / P */
     dif_twiddles_t tw;      /* block-sized table (every rank) */
     dif_twiddles_t tw_full; /* rank 0: N-point table for its log2(P) stages */
@@ -55,23 +51,18 @@ typedef struct {
     long failed_iter;
     double *all_rec; /* rank 0 after the loop: P x done x REC_FIELDS */
     double *totals;  /* rank 0 after the loop: P x TOT_FIELDS */
-    double t_wall, last_progress;
 } fft_t;
 
-/* Exit statuses. */
-enum { STATUS_OK = 0, STATUS_FAILED = 1, STATUS_USAGE = 2 };
+/* Prolog after the configuration: buffers, plans, the papcoll site, the
+ * trace; returns a status agreed by all ranks (APP_*). */
+int fft_setup(fft_t *f, app_t *app, const fft_config_t *cfg);
 
-/* Prolog after MPI and the config: returns a status agreed by all ranks. */
-int fft_setup(fft_t *f, const fft_config_t *cfg);
-
-/* The iteration loop, then the records to rank 0.  STATUS_FAILED when a
+/* The iteration loop, then the records to rank 0.  APP_FAILED when a
  * validation failed (all ranks stop after that iteration). */
 int fft_run(fft_t *f);
 
-/* Frees the site, closes the trace, frees the context and the buffers
- * (safe after a failed setup).  STATUS_FAILED when the trace could not be
- * completed, else STATUS_OK. */
-int fft_teardown(fft_t *f);
+/* Frees the buffers and plans (after app_close; safe after a failed setup). */
+void fft_free(fft_t *f);
 
 /* Rank 0 prints the configuration before the loop. */
 void fft_report_config(const fft_t *f);

@@ -3,14 +3,12 @@
  */
 #include "noise.h"
 
-#include <ctype.h>
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "patfile.h"
 #include "rng.h"
 
 /* Keeps the noise streams apart from the signal's streams of the same seed. */
@@ -55,89 +53,10 @@ static int parse_slow(const char *arg, fft_noise_t *nz, char *err, size_t errlen
     return 0;
 }
 
-/* Parses one data line into row (nprocs delays); -1 with err on a bad line. */
-static int parse_row(char *line, double *row, int nprocs, const char *path, long lineno, char *err,
-                     size_t errlen)
-{
-    char *p = line, *end;
-    double v;
-    int n = 0;
-
-    for (;;) {
-        while (isspace((unsigned char)*p))
-            p++;
-        if (*p == '\0')
-            break;
-        errno = 0;
-        v = strtod(p, &end);
-        if (end == p || errno != 0 || !isfinite(v) || v < 0 ||
-            (*end != '\0' && !isspace((unsigned char)*end))) {
-            snprintf(err, errlen, "trace file '%s' line %ld: expected non-negative seconds, got '%.20s'",
-                     path, lineno, p);
-            return -1;
-        }
-        if (n < nprocs)
-            row[n] = v;
-        n++;
-        p = end;
-    }
-    if (n != nprocs) {
-        snprintf(err, errlen, "trace file '%s' line %ld: %d delays, expected %d (one per rank)", path, lineno,
-                 n, nprocs);
-        return -1;
-    }
-    return 0;
-}
-
-/* Appends a row slot; returns it, or NULL when memory runs out. */
-static double *add_row(fft_noise_t *nz, long *cap)
-{
-    if (nz->nrows == *cap) {
-        long c = *cap ? 2 * *cap : 64;
-        double *r = realloc(nz->rows, (size_t)c * (size_t)nz->nprocs * sizeof *r);
-
-        if (r == NULL)
-            return NULL;
-        nz->rows = r;
-        *cap = c;
-    }
-    return nz->rows + (size_t)nz->nrows++ * (size_t)nz->nprocs;
-}
-
 static int parse_trace(const char *path, fft_noise_t *nz, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "r");
-    char *line = NULL, *p;
-    size_t cap = 0;
-    long lineno = 0, rows_cap = 0;
-    int rc = 0;
-    double *row;
-
-    if (f == NULL) {
-        snprintf(err, errlen, "cannot read trace file '%s': %s", path, strerror(errno));
-        return -1;
-    }
     nz->kind = NOISE_TRACE;
-    while (rc == 0 && getline(&line, &cap, f) >= 0) {
-        lineno++;
-        for (p = line; isspace((unsigned char)*p); p++)
-            ;
-        if (*p == '\0' || *p == '#')
-            continue;
-        if ((row = add_row(nz, &rows_cap)) == NULL) {
-            snprintf(err, errlen, "out of memory reading trace file '%s'", path);
-            rc = -1;
-        } else {
-            rc = parse_row(p, row, nz->nprocs, path, lineno, err, errlen);
-        }
-    }
-    if (rc == 0 && nz->nrows == 0) {
-        snprintf(err, errlen, "trace file '%s' has no data lines", path);
-        rc = -1;
-    }
-    free(line);
-    fclose(f);
-    return rc;
+    return patfile_read(path, "trace file", nz->nprocs, &nz->trace, err, errlen);
 }
 
 int fft_noise_parse(const char *spec, int nprocs, fft_noise_t *nz, char *err, size_t errlen)
@@ -164,9 +83,7 @@ int fft_noise_parse(const char *spec, int nprocs, fft_noise_t *nz, char *err, si
 
 void fft_noise_free(fft_noise_t *nz)
 {
-    free(nz->rows);
-    nz->rows = NULL;
-    nz->nrows = 0;
+    patfile_free(&nz->trace);
     nz->kind = NOISE_NONE;
 }
 
@@ -184,7 +101,7 @@ double fft_noise_delay(const fft_noise_t *nz, uint64_t seed, long iter, int rank
             d = nz->max_s * rng_uniform(&r);
         return d;
     case NOISE_TRACE:
-        return nz->rows[(size_t)(iter % nz->nrows) * (size_t)nz->nprocs + (size_t)rank];
+        return patfile_row(&nz->trace, iter)[rank];
     default:
         return 0.0;
     }
@@ -205,7 +122,8 @@ void fft_noise_describe(const fft_noise_t *nz, char *buf, size_t len)
         snprintf(buf, len, "slow-rank: rank %d computes %g times as long", nz->rank, nz->factor);
         break;
     case NOISE_TRACE:
-        snprintf(buf, len, "trace: %ld iterations of %d delays replayed (cycled)", nz->nrows, nz->nprocs);
+        snprintf(buf, len, "trace: %ld iterations of %d delays replayed (cycled)", nz->trace.nrows,
+                 nz->nprocs);
         break;
     default:
         snprintf(buf, len, "none");

@@ -23,6 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "patfile.h"
+
 typedef enum { NOISE_NONE, NOISE_UNIFORM, NOISE_SLOW_RANK, NOISE_TRACE } fft_noise_kind_t;
 
 typedef struct {
@@ -31,8 +33,7 @@ typedef struct {
     int rank;      /* slow-rank: R */
     double factor; /* slow-rank: F */
     int nprocs;
-    long nrows; /* trace: rows of nprocs delays (s) */
-    double *rows;
+    patfile_t trace; /* trace: the delays (s) of each line */
 } fft_noise_t;
 
 /* Parses spec for nprocs ranks (reads a trace file).  Returns 0, or -1 with

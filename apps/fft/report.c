@@ -36,9 +36,9 @@ static void print_monitor(const fft_t *f)
     printf("  gather       %s", algo_requested(f));
     if (strcmp(ran, algo_requested(f)) != 0)
         printf(" (runs as %s)", ran);
-    printf(", one call site, predictor %s, monitor %s%s\n", papcoll_predictor(f->ctx),
-           papcoll_has_monitor(f->ctx) ? "running" : "not running",
-           f->thread_level == MPI_THREAD_MULTIPLE ? "" : " (no MPI_THREAD_MULTIPLE)");
+    printf(", one call site, predictor %s, monitor %s%s\n", papcoll_predictor(f->app->ctx),
+           papcoll_has_monitor(f->app->ctx) ? "running" : "not running",
+           f->app->thread_level == MPI_THREAD_MULTIPLE ? "" : " (no MPI_THREAD_MULTIPLE)");
 }
 
 void fft_report_config(const fft_t *f)
@@ -164,8 +164,17 @@ static void print_results(const fft_t *f, const summary_t *s)
            1e3 * s->el.mean);
 }
 
-static void json_body(json_t *j, const fft_t *f, const summary_t *s)
+/* What report_root hands to output_json. */
+typedef struct {
+    const fft_t *f;
+    const summary_t *s;
+} report_t;
+
+/* The members of summary.json. */
+static void json_body(json_t *j, const void *arg)
 {
+    const fft_t *f = ((const report_t *)arg)->f;
+    const summary_t *s = ((const report_t *)arg)->s;
     const fft_config_t *c = f->cfg;
 
     json_string(j, "app", "fft");
@@ -189,27 +198,7 @@ static void json_body(json_t *j, const fft_t *f, const summary_t *s)
     json_number(j, "verify_time", f->verify_time);
     json_int(j, "verify_every", c->verify_every);
     json_uint(j, "seed", c->seed);
-    json_string(j, "predictor", papcoll_predictor(f->ctx));
-}
-
-static int write_json(const fft_t *f, const summary_t *s, char *err, size_t errlen)
-{
-    FILE *fp = output_open(f->cfg->out_dir, "summary.json", err, errlen);
-    json_t j;
-    int rc;
-
-    if (fp == NULL)
-        return -1;
-    json_open(&j, fp);
-    json_begin_object(&j, NULL);
-    json_body(&j, f, s);
-    json_end(&j);
-    rc = json_finish(&j);
-    if (fclose(fp) != 0 || rc != 0) {
-        snprintf(err, errlen, "error writing '%s/summary.json'", f->cfg->out_dir);
-        return -1;
-    }
-    return 0;
+    json_string(j, "predictor", papcoll_predictor(f->app->ctx));
 }
 
 static void csv_header(FILE *fp, int P)
@@ -231,7 +220,7 @@ static int write_csv(const fft_t *f, const summary_t *s, char *err, size_t errle
     FILE *fp = output_open(f->cfg->out_dir, "iterations.csv", err, errlen);
     double t0 = f->done > 0 ? s->min_arrival[0] : 0.0;
     long k, n = f->done;
-    int p, q, failed;
+    int p, q;
 
     if (fp == NULL)
         return -1;
@@ -247,12 +236,7 @@ static int write_csv(const fft_t *f, const summary_t *s, char *err, size_t errle
             }
         fprintf(fp, "\n");
     }
-    failed = ferror(fp);
-    if (fclose(fp) != 0 || failed) {
-        snprintf(err, errlen, "error writing '%s/iterations.csv'", f->cfg->out_dir);
-        return -1;
-    }
-    return 0;
+    return output_close(fp, f->cfg->out_dir, "iterations.csv", err, errlen);
 }
 
 static void print_validation(const fft_t *f)
@@ -275,35 +259,32 @@ static void print_validation(const fft_t *f)
 static int report_root(const fft_t *f, int status)
 {
     summary_t s;
+    int failed;
     char err[512];
 
     memset(&s, 0, sizeof s);
     if (f->all_rec == NULL) /* the records never arrived (reported already) */
-        return STATUS_FAILED;
+        return APP_FAILED;
     if (f->done == 0 || summarize(f, &s) != 0) {
         fprintf(stderr, "fft: out of memory\n");
         summary_free(&s);
-        return STATUS_FAILED;
+        return APP_FAILED;
     }
     print_results(f, &s);
     if (f->cfg->out_dir != NULL) {
-        if (write_json(f, &s, err, sizeof err) != 0 || write_csv(f, &s, err, sizeof err) != 0) {
-            fprintf(stderr, "fft: --out: %s\n", err);
-            status = STATUS_FAILED;
-        } else {
-            printf("results: %s/summary.json, %s/iterations.csv\n", f->cfg->out_dir, f->cfg->out_dir);
-        }
+        failed = output_json(f->cfg->out_dir, "summary.json", json_body, &(report_t){f, &s}, err,
+                             sizeof err) != 0 ||
+                 write_csv(f, &s, err, sizeof err) != 0;
+        status = app_worst(
+            status, app_results(f->app, f->cfg->out_dir, failed, err, "summary.json", "iterations.csv"));
     }
     print_validation(f);
     fflush(stdout);
     summary_free(&s);
-    return f->failed ? STATUS_FAILED : status;
+    return f->failed ? APP_FAILED : status;
 }
 
 int fft_report(const fft_t *f, int status)
 {
-    if (f->rank == 0)
-        status = report_root(f, status);
-    MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    return status;
+    return app_share(f->rank == 0 ? report_root(f, status) : status);
 }

@@ -23,47 +23,25 @@
 #include <string.h>
 
 #include "fft.h"
-#include "output.h"
 #include "timer.h"
 
-#define PROGRESS_PERIOD 2.0 /* seconds between progress lines */
-#define EDGE_FRACTION 0.5   /* the kernels call back after half of their work */
+#define EDGE_FRACTION 0.5 /* the kernels call back after half of their work */
 
 enum { TAG_DATA = 1, TAG_STOP = 2 };
-
-/* Agrees on a status: the largest of all ranks'. */
-static int agree(int status)
-{
-    int all = status;
-
-    MPI_Allreduce(&status, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    return all;
-}
 
 /* A library error leaves the other ranks inside a collective: abort the job. */
 static void die(const fft_t *f, long k, const char *what, int rc)
 {
-    fprintf(stderr, "fft: rank %d: %s (iteration %ld): %s\n", f->rank, what, k + 1, papcoll_strerror(rc));
-    MPI_Abort(MPI_COMM_WORLD, STATUS_FAILED);
+    char where[64];
+
+    snprintf(where, sizeof where, "iteration %ld", k + 1);
+    app_die(f->app, what, where, rc);
 }
 
 /* Block-count of floats for MPI: two per point (N <= 2^28 keeps it an int). */
 static int block_floats(const fft_t *f)
 {
     return (int)(2 * f->block);
-}
-
-static int make_out_dir(const fft_t *f)
-{
-    char err[512];
-
-    if (f->rank != 0 || f->cfg->out_dir == NULL)
-        return STATUS_OK;
-    if (output_mkdir_p(f->cfg->out_dir, err, sizeof err) != 0) {
-        fprintf(stderr, "fft: --out: %s\n", err);
-        return STATUS_USAGE;
-    }
-    return STATUS_OK;
 }
 
 static void *fftw_buffer(long long points, int *ok)
@@ -105,9 +83,9 @@ static int alloc_compute(fft_t *f)
         ok = dif_order_init(&f->order, c->log2n, c->log2p + fft_kernel_levels(&f->kernel)) == 0;
     if (!ok) {
         fprintf(stderr, "fft: rank %d: out of memory (or FFTW planning failed)\n", f->rank);
-        return STATUS_FAILED;
+        return APP_FAILED;
     }
-    return STATUS_OK;
+    return APP_OK;
 }
 
 /* One line naming what the user gave when papcoll refuses it. */
@@ -136,63 +114,41 @@ static int start_papcoll(fft_t *f)
 
     /* The same INI file configures the library when it has a [papcoll] section. */
     opts.config_file = c->config_papcoll ? c->config_file : NULL;
-    rc = papcoll_init(MPI_COMM_WORLD, &opts, &f->ctx);
+    rc = app_papcoll(f->app, &opts);
     if (rc == PAPCOLL_OK)
-        rc = papcoll_site_create(f->ctx, "fft-result", PAPCOLL_OP_GATHER, c->algo, &f->site);
+        rc = app_site(f->app, "fft-result", PAPCOLL_OP_GATHER, c->algo, &f->site);
     if (rc == PAPCOLL_OK && f->rank == 0)
         rc = papcoll_site_bind_recv(f->site, f->gathered, block_floats(f), MPI_FLOAT);
     if (rc != PAPCOLL_OK) {
         if (f->rank == 0 || rc != PAPCOLL_ERR_ALGO)
-            papcoll_error(f, f->ctx == NULL ? "papcoll_init" : "papcoll_site_create", rc);
-        return rc == PAPCOLL_ERR_ALGO || rc == PAPCOLL_ERR_CONFIG || rc == PAPCOLL_ERR_PREDICTOR
-                   ? STATUS_USAGE
-                   : STATUS_FAILED;
+            papcoll_error(f, f->app->ctx == NULL ? "papcoll_init" : "papcoll_site_create", rc);
     }
-    papcoll_clock_info(f->ctx, &f->clock);
-    return STATUS_OK;
+    return app_papcoll_status(rc);
 }
 
-/* After the site exists: rank 0 creates the trace file and installs its record sink. */
-static int start_trace(fft_t *f)
-{
-    const fft_config_t *c = f->cfg;
-    char text[1024];
-    paptrace_meta_t meta = {"fft", f->argc, f->argv, text, 0};
-    int rc;
-
-    if (c->trace_file == NULL)
-        return STATUS_OK;
-    fft_config_text(c, text, sizeof text);
-    rc = paptrace_open(f->ctx, MPI_COMM_WORLD, c->trace_file, &meta, &f->trace);
-    if (rc != 0) {
-        if (f->rank == 0)
-            fprintf(stderr, "fft: --trace: '%s': %s\n", c->trace_file, paptrace_strerror(rc));
-        return STATUS_USAGE;
-    }
-    return STATUS_OK;
-}
-
-int fft_setup(fft_t *f, const fft_config_t *cfg)
+int fft_setup(fft_t *f, app_t *app, const fft_config_t *cfg)
 {
     int status;
 
     f->cfg = cfg;
+    f->app = app;
+    f->rank = app->rank;
+    f->nprocs = app->nprocs;
     f->block = cfg->n >> cfg->log2p;
     f->failed_iter = -1;
     omp_set_num_threads(cfg->threads);
     if (!fftwf_init_threads()) {
         fprintf(stderr, "fft: rank %d: fftwf_init_threads failed\n", f->rank);
-        return agree(STATUS_FAILED);
+        return app_agree(APP_FAILED);
     }
     fftwf_plan_with_nthreads(cfg->threads);
-    status = agree(make_out_dir(f));
-    if (status == STATUS_OK)
-        status = agree(alloc_compute(f));
-    if (status == STATUS_OK)
-        status = agree(start_papcoll(f));
-    /* paptrace_open returns the same status on every rank. */
-    if (status == STATUS_OK)
-        status = start_trace(f);
+    status = app_agree(app_mkdir(app, cfg->out_dir));
+    if (status == APP_OK)
+        status = app_agree(alloc_compute(f));
+    if (status == APP_OK)
+        status = app_agree(start_papcoll(f));
+    if (status == APP_OK)
+        status = app_trace_open(app, cfg->trace_file, NULL);
     return status;
 }
 
@@ -285,12 +241,12 @@ static int validate(fft_t *f, long k)
     if (!(chk.parseval_err <= f->max_parseval_err))
         f->max_parseval_err = chk.parseval_err;
     if (chk.ok)
-        return STATUS_OK;
+        return APP_OK;
     f->failed = 1;
     f->failed_iter = k;
     for (r = 1; k < c->iters - 1 && r < f->nprocs; r++)
         MPI_Send(NULL, 0, MPI_FLOAT, r, TAG_STOP, MPI_COMM_WORLD);
-    return STATUS_FAILED;
+    return APP_FAILED;
 }
 
 static int master_iteration(fft_t *f, long k)
@@ -311,7 +267,7 @@ static int master_iteration(fft_t *f, long k)
     t2 = timer_now();
     f->post[k] = t2 - t1;
     if (!is_check(c, k))
-        return STATUS_OK;
+        return APP_OK;
     r = validate(f, k);
     f->verify_time += timer_now() - t2;
     return r;
@@ -323,22 +279,20 @@ static int slave_iteration(fft_t *f, long k)
 
     MPI_Recv(f->data, block_floats(f), MPI_FLOAT, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
     if (st.MPI_TAG == TAG_STOP)
-        return STATUS_FAILED;
+        return APP_FAILED;
     f->rec[k * REC_FIELDS + REC_COMPUTE] = compute_block(f, f->data, k);
     gather(f, f->data, k);
-    return STATUS_OK;
+    return APP_OK;
 }
 
-/* Rank 0, at most every PROGRESS_PERIOD seconds, on stderr. */
+/* Rank 0, at most every 2 s, on stderr. */
 static void progress(fft_t *f, long k)
 {
-    double now = timer_now();
+    double t = app_progress_due(f->app, f->cfg->quiet);
 
-    if (f->rank != 0 || f->cfg->quiet || now - f->last_progress < PROGRESS_PERIOD)
-        return;
-    f->last_progress = now;
-    fprintf(stderr, "fft: %8.1f s  iteration %ld/%ld, %ld checks, max rel err %.2g\n", now - f->t_wall, k + 1,
-            f->cfg->iters, f->checks, f->max_rel_err);
+    if (t >= 0)
+        fprintf(stderr, "fft: %8.1f s  iteration %ld/%ld, %ld checks, max rel err %.2g\n", t, k + 1,
+                f->cfg->iters, f->checks, f->max_rel_err);
 }
 
 /* Per-rank totals and every record to rank 0, after the loop. */
@@ -357,50 +311,37 @@ static int collect(fft_t *f)
         f->all_rec = zalloc(n * P, sizeof(double), &ok);
         f->totals = zalloc(P * TOT_FIELDS, sizeof(double), &ok);
     }
-    if (agree(ok ? STATUS_OK : STATUS_FAILED) != STATUS_OK) {
+    if (app_agree(ok ? APP_OK : APP_FAILED) != APP_OK) {
         if (f->rank == 0)
             fprintf(stderr, "fft: out of memory collecting the records\n");
-        return STATUS_FAILED;
+        return APP_FAILED;
     }
     MPI_Gather(tot, TOT_FIELDS, MPI_DOUBLE, f->totals, TOT_FIELDS, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     MPI_Gather(f->rec, (int)n, MPI_DOUBLE, f->all_rec, (int)n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    return STATUS_OK;
+    return APP_OK;
 }
 
 int fft_run(fft_t *f)
 {
     const fft_config_t *c = f->cfg;
-    int status = STATUS_OK, cstatus;
+    int status = APP_OK, cstatus;
     long k;
     double t0;
 
-    f->t_wall = f->last_progress = t0 = timer_now();
-    for (k = 0; k < c->iters && status == STATUS_OK; k++) {
+    t0 = app_loop_start(f->app);
+    for (k = 0; k < c->iters && status == APP_OK; k++) {
         status = f->rank == 0 ? master_iteration(f, k) : slave_iteration(f, k);
-        if (f->rank == 0 || status == STATUS_OK)
+        if (f->rank == 0 || status == APP_OK)
             f->done = k + 1;
         progress(f, k);
     }
     f->total_time = timer_now() - t0 - f->verify_time;
     cstatus = collect(f);
-    return status != STATUS_OK ? status : cstatus;
+    return status != APP_OK ? status : cstatus;
 }
 
-int fft_teardown(fft_t *f)
+void fft_free(fft_t *f)
 {
-    int status = STATUS_OK, rc;
-
-    /* Collective, in this order: the site's last records reach the trace's
-     * sink in papcoll_site_free; the trace closes before the context. */
-    if (f->site != NULL)
-        papcoll_site_free(&f->site);
-    if (f->trace != NULL && (rc = paptrace_close(&f->trace)) != 0) {
-        if (f->rank == 0)
-            fprintf(stderr, "fft: --trace: closing '%s': %s\n", f->cfg->trace_file, paptrace_strerror(rc));
-        status = STATUS_FAILED;
-    }
-    if (f->ctx != NULL)
-        papcoll_finalize(&f->ctx);
     fft_kernel_free(&f->kernel);
     dif_order_free(&f->order);
     fft_ref_free(&f->ref);
@@ -415,5 +356,4 @@ int fft_teardown(fft_t *f)
     free(f->all_rec);
     free(f->totals);
     fftwf_cleanup_threads();
-    return status;
 }

@@ -3,20 +3,24 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "output.h"
 
 enum {
     O_OP,
     O_ALGOS,
     O_SIZE,
     O_TYPE,
+    O_REDUCE_OP,
     O_ITERS,
     O_WARMUP,
+    O_CALIBRATE,
     O_MAXDELAY,
     O_PATTERN,
     O_SEED,
@@ -37,13 +41,21 @@ enum {
 
 /* Defaults follow the paper's benchmark (Proficz 2020, Sect. 5.1). */
 static const cli_option_t option_table[O_COUNT] = {
-    [O_OP] = {"op", "OP", "gather | scatter (default gather)"},
+    [O_OP] = {"op", "OP", "gather | scatter | bcast | reduce | allreduce (default gather)"},
     [O_ALGOS] = {"algos", "LIST", "comma-separated algorithm names, or all (default all)"},
-    [O_SIZE] = {"size", "N", "total elements, K/M = 1024/1048576 (default 2M); block = N/P rounded down"},
+    [O_SIZE] = {"size", "N",
+                "elements, K/M = 1024/1048576 (default 2M); gather, scatter: the whole vector,\n"
+                "                         N/P per rank; bcast, reduce, allreduce: the vector of every rank"},
     [O_TYPE] = {"type", "TYPE", "float | double | int | byte (default float)"},
+    [O_REDUCE_OP] = {"reduce-op", "OP",
+                     "reduce, allreduce: sum | max | min | prod | band | bor (default sum)"},
     [O_ITERS] = {"iters", "N", "measured iterations per algorithm (default 128)"},
     [O_WARMUP] = {"warmup", "N", "unmeasured iterations before them (default 2)"},
-    [O_MAXDELAY] = {"maxdelay", "MS", "maximal delay in ms for uniform and single (default 50)"},
+    [O_CALIBRATE] = {"calibrate", "N",
+                     "balanced rounds before the warm-ups: t(pi), absorption (default 0; 8 with Fx)"},
+    [O_MAXDELAY] = {"maxdelay", "MS|Fx",
+                    "magnitude of uniform and single: MS ms, or F times the baseline's balanced\n"
+                    "                         median run time from --calibrate (default 50)"},
     [O_PATTERN] = {"pattern", "SPEC", "arrival pattern, see below (default uniform)"},
     [O_SEED] = {"seed", "S", "seed of the delay generator (default 1)"},
     [O_SYNC] = {"sync", "METHOD", "synchronisation before each call: double-barrier (default)"},
@@ -60,42 +72,24 @@ static const cli_option_t option_table[O_COUNT] = {
     [O_HELP] = {"help", NULL, "this text"},
 };
 
-static int fail(char *err, size_t errlen, const char *opt, const char *expected, const char *got)
-{
-    snprintf(err, errlen, "--%s: expected %s, got '%s'", opt, expected, got);
-    return CONFIG_ERROR;
-}
-
-/* An optional integer option; keeps *out (the default) when absent. */
-static int opt_long(const cli_option_t *o, long min, long max, const char *expected, long *out, char *err,
-                    size_t errlen)
-{
-    if (o->value != NULL && cli_parse_long(o->value, min, max, out) != 0)
-        return fail(err, errlen, o->name, expected, o->value);
-    return CONFIG_OK;
-}
+static const cli_spec_t spec = {"papbench", option_table, O_COUNT, -1, O_HELP, NULL, NULL};
 
 /* An optional non-negative number of milliseconds. */
-static int opt_ms(const cli_option_t *o, double *out, char *err, size_t errlen)
+static int opt_ms(const bench_config_t *cfg, int i, double *out, char *err, size_t errlen)
 {
-    if (o->value != NULL && (cli_parse_double(o->value, out) != 0 || *out < 0))
-        return fail(err, errlen, o->name, "a non-negative number of milliseconds", o->value);
-    return CONFIG_OK;
+    return cli_opts_nonneg(&cfg->opts, i, "a non-negative number of milliseconds", out, err, errlen);
 }
 
-static int parse_op(const cli_option_t *o, bench_config_t *cfg, char *err, size_t errlen)
+static int parse_op(bench_config_t *cfg, char *err, size_t errlen)
 {
-    int op;
+    const char *v = cfg->opts.opt[O_OP].value;
+    int op = v != NULL ? papcoll_op_find(v) : PAPCOLL_OP_GATHER;
 
-    cfg->op = PAPCOLL_OP_GATHER;
-    if (o->value == NULL)
-        return CONFIG_OK;
-    for (op = 0; op < PAPCOLL_OP_COUNT; op++)
-        if (strcmp(o->value, papcoll_op_name((papcoll_op_t)op)) == 0) {
-            cfg->op = (papcoll_op_t)op;
-            return CONFIG_OK;
-        }
-    return fail(err, errlen, o->name, "gather or scatter", o->value);
+    if (op < 0)
+        return cli_opts_fail(&cfg->opts, O_OP, "gather, scatter, bcast, reduce or allreduce", err, errlen);
+    cfg->op = (papcoll_op_t)op;
+    cfg->reduction = cfg->op == PAPCOLL_OP_REDUCE || cfg->op == PAPCOLL_OP_ALLREDUCE;
+    return CLI_OK;
 }
 
 static int all_algos(bench_config_t *cfg, char *err, size_t errlen)
@@ -104,18 +98,18 @@ static int all_algos(bench_config_t *cfg, char *err, size_t errlen)
 
     if ((cfg->algos = malloc((size_t)n * sizeof *cfg->algos)) == NULL) {
         snprintf(err, errlen, "out of memory");
-        return CONFIG_ERROR;
+        return CLI_ERROR;
     }
     for (i = 0; i < n; i++)
         cfg->algos[i] = i;
     cfg->nalgos = n;
-    return CONFIG_OK;
+    return CLI_OK;
 }
 
 /* Index of an algorithm name of the list; unknown and repeated names are errors. */
 static int find_algo(const bench_config_t *cfg, const char *name, int listed, char *err, size_t errlen)
 {
-    char valid[512];
+    char valid[1024];
     int a = papcoll_algo_find(cfg->op, name), j;
 
     if (a < 0) {
@@ -131,15 +125,17 @@ static int find_algo(const bench_config_t *cfg, const char *name, int listed, ch
     return a;
 }
 
-static int parse_algos(const cli_option_t *o, bench_config_t *cfg, char *err, size_t errlen)
+static int parse_algos(bench_config_t *cfg, char *err, size_t errlen)
 {
+    const char *v = cfg->opts.opt[O_ALGOS].value;
     char **names = NULL;
     int i, n = 0, a = 0;
 
-    if (o->value == NULL || strcmp(o->value, "all") == 0)
+    if (v == NULL || strcmp(v, "all") == 0)
         return all_algos(cfg, err, errlen);
-    if (cli_split(o->value, ',', &names, &n) != 0)
-        return fail(err, errlen, o->name, "a comma-separated list of algorithm names or all", o->value);
+    if (cli_split(v, ',', &names, &n) != 0)
+        return cli_opts_fail(&cfg->opts, O_ALGOS, "a comma-separated list of algorithm names or all", err,
+                             errlen);
     cfg->algos = malloc((size_t)n * sizeof *cfg->algos);
     for (i = 0; cfg->algos != NULL && i < n; i++) {
         if ((a = find_algo(cfg, names[i], i, err, errlen)) < 0)
@@ -150,116 +146,173 @@ static int parse_algos(const cli_option_t *o, bench_config_t *cfg, char *err, si
         snprintf(err, errlen, "out of memory");
     cfg->nalgos = i;
     cli_list_free(names);
-    return cfg->algos != NULL && a >= 0 ? CONFIG_OK : CONFIG_ERROR;
+    return cfg->algos != NULL && a >= 0 ? CLI_OK : CLI_ERROR;
 }
 
-static int parse_baseline(const cli_option_t *o, bench_config_t *cfg, char *err, size_t errlen)
+static int parse_baseline(bench_config_t *cfg, char *err, size_t errlen)
 {
+    const char *v = cfg->opts.opt[O_BASELINE].value;
     int i;
 
     cfg->baseline = 0;
-    if (o->value == NULL)
-        return CONFIG_OK;
+    if (v == NULL)
+        return CLI_OK;
     for (i = 0; i < cfg->nalgos; i++)
-        if (strcmp(papcoll_algo_name(cfg->op, cfg->algos[i]), o->value) == 0) {
+        if (strcmp(papcoll_algo_name(cfg->op, cfg->algos[i]), v) == 0) {
             cfg->baseline = i;
-            return CONFIG_OK;
+            return CLI_OK;
         }
-    snprintf(err, errlen, "--baseline: '%s' is not one of the algorithms of --algos", o->value);
-    return CONFIG_ERROR;
+    snprintf(err, errlen, "--baseline: '%s' is not one of the algorithms of --algos", v);
+    return CLI_ERROR;
 }
 
-static int parse_size(const cli_option_t *o, bench_config_t *cfg, char *err, size_t errlen)
+/* --size: the whole vector split in P blocks (gather, scatter), or every rank's vector. */
+static int parse_size(bench_config_t *cfg, char *err, size_t errlen)
 {
+    const char *v = cfg->opts.opt[O_SIZE].value;
+    int blocks = cfg->op == PAPCOLL_OP_GATHER || cfg->op == PAPCOLL_OP_SCATTER;
+
     cfg->size = 2LL * 1048576;
-    if (o->value != NULL && cli_parse_count(o->value, &cfg->size) != 0)
-        return fail(err, errlen, o->name, "a positive number with optional K/M suffix", o->value);
-    cfg->block = cfg->size / cfg->nprocs;
-    if (cfg->block > INT_MAX) {
-        snprintf(err, errlen, "--size: %lld elements per rank exceed the MPI count limit %d", cfg->block,
+    if (v != NULL && cli_parse_count(v, &cfg->size) != 0)
+        return cli_opts_fail(&cfg->opts, O_SIZE, "a positive number with optional K/M suffix", err, errlen);
+    cfg->count = blocks ? cfg->size / cfg->nprocs : cfg->size;
+    if (cfg->count > INT_MAX) {
+        snprintf(err, errlen, "--size: %lld elements per rank exceed the MPI count limit %d", cfg->count,
                  INT_MAX);
-        return CONFIG_ERROR;
+        return CLI_ERROR;
     }
-    return CONFIG_OK;
+    return CLI_OK;
 }
 
-static int parse_type(const cli_option_t *o, bench_config_t *cfg, char *err, size_t errlen)
+/* --type, and for reductions --reduce-op, which MPI must define on the type. */
+static int parse_type(bench_config_t *cfg, char *err, size_t errlen)
 {
-    int t = o->value ? elem_find(o->value) : ELEM_FLOAT;
+    const char *t = cfg->opts.opt[O_TYPE].value, *r = cfg->opts.opt[O_REDUCE_OP].value;
+    int type = t ? elem_find(t) : ELEM_FLOAT, op = r ? red_find(r) : RED_SUM;
 
-    if (t < 0)
-        return fail(err, errlen, o->name, "float, double, int or byte", o->value);
-    cfg->type = (elem_type_t)t;
-    return CONFIG_OK;
+    if (type < 0)
+        return cli_opts_fail(&cfg->opts, O_TYPE, "float, double, int or byte", err, errlen);
+    cfg->type = (elem_type_t)type;
+    if (r != NULL && !cfg->reduction) {
+        snprintf(err, errlen, "--reduce-op: only reduce and allreduce combine data (--op %s)",
+                 papcoll_op_name(cfg->op));
+        return CLI_ERROR;
+    }
+    if (op < 0)
+        return cli_opts_fail(&cfg->opts, O_REDUCE_OP, "sum, max, min, prod, band or bor", err, errlen);
+    cfg->reduce_op = (red_op_t)op;
+    if (cfg->reduction && !red_valid(cfg->reduce_op, cfg->type)) {
+        snprintf(err, errlen, "--reduce-op %s is not defined on --type %s (%s)", red_name(cfg->reduce_op),
+                 elem_name(cfg->type),
+                 cfg->type == ELEM_BYTE ? "MPI_BYTE takes band and bor only"
+                                        : "band and bor need int or byte");
+        return CLI_ERROR;
+    }
+    return CLI_OK;
 }
 
-/* What is communicated: op, algorithms, baseline, sizes. */
-static int parse_workload(const cli_option_t *o, bench_config_t *cfg, char *err, size_t errlen)
+/* What is communicated: op, algorithms, baseline, sizes, type, operation. */
+static int parse_workload(bench_config_t *cfg, char *err, size_t errlen)
 {
-    int rc = parse_op(&o[O_OP], cfg, err, errlen);
+    static int (*const steps[])(bench_config_t *, char *, size_t) = {parse_op, parse_algos, parse_baseline,
+                                                                     parse_size, parse_type};
+    size_t i;
+    int rc = CLI_OK;
 
-    if (rc == CONFIG_OK)
-        rc = parse_algos(&o[O_ALGOS], cfg, err, errlen);
-    if (rc == CONFIG_OK)
-        rc = parse_baseline(&o[O_BASELINE], cfg, err, errlen);
-    if (rc == CONFIG_OK)
-        rc = parse_size(&o[O_SIZE], cfg, err, errlen);
-    if (rc == CONFIG_OK)
-        rc = parse_type(&o[O_TYPE], cfg, err, errlen);
+    for (i = 0; rc == CLI_OK && i < sizeof steps / sizeof steps[0]; i++)
+        rc = steps[i](cfg, err, errlen);
     return rc;
 }
 
-/* How often and under which arrival pattern. */
-static int parse_schedule(const cli_option_t *o, bench_config_t *cfg, char *err, size_t errlen)
+/* --maxdelay MS, or Fx: F times the baseline's balanced median (needs --calibrate >= 1). */
+static int parse_maxdelay(bench_config_t *cfg, char *err, size_t errlen)
 {
+    const char *v = cfg->opts.opt[O_MAXDELAY].value;
+    size_t len = v != NULL ? strlen(v) : 0;
+    char factor[64];
+
+    cfg->maxdelay_ms = 50.0;
+    cfg->maxdelay_text = v != NULL ? v : "50";
+    if (len == 0 || v[len - 1] != 'x')
+        return opt_ms(cfg, O_MAXDELAY, &cfg->maxdelay_ms, err, errlen);
+    snprintf(factor, sizeof factor, "%.*s", (int)(len - 1), v);
+    if (len - 1 >= sizeof factor || cli_parse_double(factor, &cfg->maxdelay_rel) != 0 ||
+        cfg->maxdelay_rel < 0)
+        return cli_opts_fail(&cfg->opts, O_MAXDELAY,
+                             "milliseconds, or a factor F >= 0 of the balanced run time as Fx", err, errlen);
+    /* The pattern's delays come in units of 1 ms, scaled once the balanced run time is known. */
+    cfg->maxdelay_ms = 1.0;
+    if (cfg->opts.opt[O_CALIBRATE].value == NULL)
+        cfg->calibrate = CALIBRATE_DEFAULT;
+    if (cfg->calibrate < 1) {
+        snprintf(err, errlen,
+                 "--maxdelay %s needs --calibrate N >= 1 (the balanced rounds that measure the run time)", v);
+        return CLI_ERROR;
+    }
+    /* 0x is no delay, whatever the calibration measures. */
+    if (cfg->maxdelay_rel == 0)
+        cfg->maxdelay_ms = 0;
+    return CLI_OK;
+}
+
+/* How often and under which arrival pattern. */
+static int parse_schedule(bench_config_t *cfg, char *err, size_t errlen)
+{
+    const cli_opts_t *op = &cfg->opts;
+    const cli_option_t *o = op->opt;
     char msg[512];
     int rc;
 
     cfg->iters = 128;
     cfg->warmup = 2;
-    cfg->maxdelay_ms = 50.0;
     cfg->base_ms = 100.0;
     cfg->seed = 1;
     cfg->sync = "double-barrier";
     cfg->pattern_spec = o[O_PATTERN].value ? o[O_PATTERN].value : "uniform";
-    rc = opt_long(&o[O_ITERS], 1, 10000000, "a positive number of iterations", &cfg->iters, err, errlen);
-    if (rc == CONFIG_OK)
-        rc = opt_long(&o[O_WARMUP], 0, 10000000, "a non-negative number of iterations", &cfg->warmup, err,
-                      errlen);
-    if (rc == CONFIG_OK)
-        rc = opt_ms(&o[O_MAXDELAY], &cfg->maxdelay_ms, err, errlen);
-    if (rc == CONFIG_OK)
-        rc = opt_ms(&o[O_BASE_MS], &cfg->base_ms, err, errlen);
-    if (rc == CONFIG_OK && o[O_SEED].value && cli_parse_u64(o[O_SEED].value, &cfg->seed) != 0)
-        rc = fail(err, errlen, "seed", "an unsigned 64-bit integer", o[O_SEED].value);
-    if (rc == CONFIG_OK && o[O_SYNC].value && strcmp(o[O_SYNC].value, cfg->sync) != 0)
-        rc = fail(err, errlen, "sync", "double-barrier (the only method so far)", o[O_SYNC].value);
-    if (rc == CONFIG_OK && pattern_parse(cfg->pattern_spec, cfg->maxdelay_ms, cfg->nprocs, &cfg->pattern, msg,
-                                         sizeof msg) != 0) {
+    rc = cli_opts_long(op, O_ITERS, 1, 10000000, "a positive number of iterations", &cfg->iters, err, errlen);
+    if (rc == CLI_OK)
+        rc = cli_opts_long(op, O_WARMUP, 0, 10000000, "a non-negative number of iterations", &cfg->warmup,
+                           err, errlen);
+    if (rc == CLI_OK)
+        rc = cli_opts_long(op, O_CALIBRATE, 0, 10000000, "a non-negative number of rounds", &cfg->calibrate,
+                           err, errlen);
+    if (rc == CLI_OK)
+        rc = parse_maxdelay(cfg, err, errlen);
+    if (rc == CLI_OK)
+        rc = opt_ms(cfg, O_BASE_MS, &cfg->base_ms, err, errlen);
+    if (rc == CLI_OK && o[O_SEED].value && cli_parse_u64(o[O_SEED].value, &cfg->seed) != 0)
+        rc = cli_opts_fail(op, O_SEED, "an unsigned 64-bit integer", err, errlen);
+    if (rc == CLI_OK && o[O_SYNC].value && strcmp(o[O_SYNC].value, cfg->sync) != 0)
+        rc = cli_opts_fail(op, O_SYNC, "double-barrier (the only method so far)", err, errlen);
+    if (rc == CLI_OK && pattern_parse(cfg->pattern_spec, cfg->maxdelay_ms, cfg->nprocs, &cfg->pattern, msg,
+                                      sizeof msg) != 0) {
         snprintf(err, errlen, "--pattern: %s", msg);
-        rc = CONFIG_ERROR;
+        rc = CLI_ERROR;
     }
     return rc;
 }
 
-/* Root, output and library options. */
-static int parse_run(const cli_option_t *o, bench_config_t *cfg, char *err, size_t errlen)
+/* Root (none for allreduce), output and library options. */
+static int parse_run(bench_config_t *cfg, char *err, size_t errlen)
 {
-    char expected[64];
+    const cli_opts_t *op = &cfg->opts;
+    const cli_option_t *o = op->opt;
+    static const int names[] = {O_OUT, O_TRACE, O_PREDICTOR, O_CONFIG};
+    static const char *const expected[] = {"a directory name", "a file name", "edge, last, sma:K or ewma:A",
+                                           "a file name"};
+    char range[64];
     long root = 0;
-    int rc;
+    int rc, i;
 
-    snprintf(expected, sizeof expected, "a rank in 0..%d", cfg->nprocs - 1);
-    rc = opt_long(&o[O_ROOT], 0, cfg->nprocs - 1, expected, &root, err, errlen);
+    snprintf(range, sizeof range, "a rank in 0..%d", cfg->nprocs - 1);
+    if (cfg->op == PAPCOLL_OP_ALLREDUCE && o[O_ROOT].value != NULL) {
+        snprintf(err, errlen, "--root: allreduce has no root");
+        return CLI_ERROR;
+    }
+    rc = cli_opts_long(op, O_ROOT, 0, cfg->nprocs - 1, range, &root, err, errlen);
     cfg->root = (int)root;
-    if (rc == CONFIG_OK && o[O_OUT].value && o[O_OUT].value[0] == '\0')
-        rc = fail(err, errlen, "out", "a directory name", "");
-    if (rc == CONFIG_OK && o[O_TRACE].value && o[O_TRACE].value[0] == '\0')
-        rc = fail(err, errlen, "trace", "a file name", "");
-    if (rc == CONFIG_OK && o[O_PREDICTOR].value && o[O_PREDICTOR].value[0] == '\0')
-        rc = fail(err, errlen, "predictor", "edge, last, sma:K or ewma:A", "");
-    if (rc == CONFIG_OK && o[O_CONFIG].value && o[O_CONFIG].value[0] == '\0')
-        rc = fail(err, errlen, "config", "a file name", "");
+    for (i = 0; rc == CLI_OK && i < (int)(sizeof names / sizeof names[0]); i++)
+        rc = cli_opts_nonempty(op, names[i], expected[i], err, errlen);
     cfg->config_file = o[O_CONFIG].value;
     cfg->out_dir = o[O_OUT].value;
     cfg->trace_path = o[O_TRACE].value;
@@ -270,29 +323,52 @@ static int parse_run(const cli_option_t *o, bench_config_t *cfg, char *err, size
     return rc;
 }
 
+static int parse_corrupt(bench_config_t *cfg, char *err, size_t errlen)
+{
+    return cli_env_rank(BENCH_CORRUPT_ENV, cfg->nprocs, &cfg->corrupt_rank, err, errlen) == 0 ? CLI_OK
+                                                                                              : CLI_ERROR;
+}
+
 int config_parse(int argc, char **argv, int nprocs, bench_config_t *cfg, char *err, size_t errlen)
 {
-    cli_option_t o[O_COUNT];
-    char msg[256];
+    static int (*const steps[])(bench_config_t *, char *, size_t) = {parse_workload, parse_schedule,
+                                                                     parse_run, parse_corrupt};
+    size_t i;
     int rc;
 
-    memcpy(o, option_table, sizeof o);
     memset(cfg, 0, sizeof *cfg);
     cfg->nprocs = nprocs;
-    if (cli_parse(argc, argv, o, O_COUNT, msg, sizeof msg) != 0) {
-        snprintf(err, errlen, "%s (see papbench --help)", msg);
-        return CONFIG_ERROR;
-    }
-    if (o[O_HELP].value != NULL)
-        return CONFIG_HELP;
-    rc = parse_workload(o, cfg, err, errlen);
-    if (rc == CONFIG_OK)
-        rc = parse_schedule(o, cfg, err, errlen);
-    if (rc == CONFIG_OK)
-        rc = parse_run(o, cfg, err, errlen);
-    if (rc != CONFIG_OK)
-        config_free(cfg);
+    rc = cli_opts_parse(&cfg->opts, &spec, argc, argv, err, errlen);
+    for (i = 0; rc == CLI_OK && i < sizeof steps / sizeof steps[0]; i++)
+        rc = steps[i](cfg, err, errlen);
     return rc;
+}
+
+void config_text(const bench_config_t *c, char *buf, size_t len)
+{
+    int blocks = c->op == PAPCOLL_OP_GATHER || c->op == PAPCOLL_OP_SCATTER, a;
+    text_t t;
+
+    text_init(&t, buf, len);
+    text_add(&t, "[papbench]\nop = %s\nalgos = ", papcoll_op_name(c->op));
+    for (a = 0; a < c->nalgos; a++)
+        text_add(&t, "%s%s", a ? "," : "", papcoll_algo_name(c->op, c->algos[a]));
+    text_add(&t, "\nbaseline = %s\nsize = %lld\nblock = %lld\ntype = %s\n",
+             papcoll_algo_name(c->op, c->algos[c->baseline]), blocks ? c->count * c->nprocs : c->count,
+             c->count, elem_name(c->type));
+    if (c->reduction)
+        text_key(&t, "reduce-op", red_name(c->reduce_op));
+    text_add(&t,
+             "iters = %ld\nwarmup = %ld\ncalibrate = %ld\nmaxdelay = %s\nbase-ms = %g\npattern = %s\nseed = "
+             "%" PRIu64 "\nsync = %s\nroot = %d\npredictor = %s\nconfig = %s\nno-monitor = %s\nbind = %s\n",
+             c->iters, c->warmup, c->calibrate, c->maxdelay_text, c->base_ms, c->pattern_spec, c->seed,
+             c->sync, c->root, c->predictor ? c->predictor : "", c->config_file ? c->config_file : "",
+             c->no_monitor ? "yes" : "no", c->no_bind ? "no" : "yes");
+    if (c->pattern.kind == PATTERN_REPLAY)
+        text_add(&t, "# replay file: %ld lines, digest %016" PRIx64 "\n", c->pattern.replay.nrows,
+                 c->pattern.replay.hash);
+    if (c->corrupt_rank >= 0)
+        text_add(&t, "# test only: %s = %d\n", BENCH_CORRUPT_ENV, c->corrupt_rank);
 }
 
 static void usage_algos(papcoll_op_t op)
@@ -311,24 +387,23 @@ static void usage_algos(papcoll_op_t op)
 
 void config_usage(void)
 {
-    cli_option_t o[O_COUNT];
     int op;
 
-    memcpy(o, option_table, sizeof o);
     printf("usage: mpirun -np P papbench [options]\n\n"
-           "Runs papcoll gather or scatter algorithms after an emulated computation whose\n"
+           "Runs papcoll's algorithms of one collective after an emulated computation whose\n"
            "per-rank delays follow a process arrival pattern (Proficz 2020, Fig. 13),\n"
-           "validates every result and reports run time and average elapsed time\n"
-           "(repeated, interleaved measurement as in Marendic 2016, Alg. 2).\n\n"
+           "validates every result and reports run time, average elapsed time and the\n"
+           "efficiency against a lower bound (repeated, interleaved measurement as in\n"
+           "Marendic 2016, Alg. 2).\n\n"
            "options:\n");
-    cli_print_options(o, O_COUNT);
+    cli_print_options(option_table, O_COUNT);
     printf("\npatterns (--pattern SPEC; delays per rank and iteration, in ms unless noted):\n");
     pattern_usage(stdout);
     printf("\nalgorithms (--algos):\n");
     for (op = 0; op < PAPCOLL_OP_COUNT; op++)
         usage_algos((papcoll_op_t)op);
     printf("\nexit status: 0 success, 1 validation failure or runtime error, 2 bad usage.\n"
-           "Metrics and output files: docs/papbench.md.\n");
+           "Metrics, lower bounds and output files: docs/papbench.md.\n");
 }
 
 void config_free(bench_config_t *cfg)
@@ -337,4 +412,8 @@ void config_free(bench_config_t *cfg)
     cfg->algos = NULL;
     cfg->nalgos = 0;
     pattern_free(&cfg->pattern);
+    cli_opts_free(&cfg->opts);
 }
+
+/* The scaffold's view (app.h). */
+APP_CONFIG_OPS(bench_config_ops, bench_config_t, config_parse, config_usage, config_text, config_free);

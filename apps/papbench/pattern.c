@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "patfile.h"
 #include "rng.h"
 
 /* The accepted specifications; nparams counts the comma-separated numbers. */
@@ -109,91 +110,6 @@ static int parse_single(const char *args, const char *spec, pattern_t *out, char
     return 0;
 }
 
-/* Appends a row of nprocs delays (seconds) to the replay table. */
-static int replay_append(pattern_t *p, const double *row)
-{
-    size_t P = (size_t)p->nprocs;
-    double *grown;
-
-    /* Grow at powers of two so that appending stays linear overall. */
-    if ((p->rows & (p->rows - 1)) == 0) {
-        grown = realloc(p->replay, (p->rows ? 2 * (size_t)p->rows : 1) * P * sizeof *grown);
-        if (grown == NULL)
-            return -1;
-        p->replay = grown;
-    }
-    memcpy(p->replay + (size_t)p->rows * P, row, P * sizeof *row);
-    p->rows++;
-    return 0;
-}
-
-/*
- * Parses one line of a replay file into row[0..nprocs-1].  Returns 1 for a
- * data line, 0 for a blank or comment line, -1 (with err) when malformed.
- */
-static int replay_line(char *line, const pattern_t *p, long lineno, double *row, char *err, size_t errlen)
-{
-    char *save = NULL, *tok;
-    int n = 0;
-
-    line += strspn(line, " \t\r\n");
-    if (*line == '\0' || *line == '#')
-        return 0;
-    for (tok = strtok_r(line, " \t\r\n", &save); tok; tok = strtok_r(NULL, " \t\r\n", &save)) {
-        double v;
-
-        if (n == p->nprocs)
-            break;
-        if (cli_parse_double(tok, &v) != 0 || v < 0) {
-            snprintf(err, errlen, "replay file '%s' line %ld: field %d '%s' is not a non-negative number",
-                     p->file, lineno, n + 1, tok);
-            return -1;
-        }
-        row[n++] = v;
-    }
-    if (tok == NULL && n == p->nprocs)
-        return 1;
-    if (tok != NULL)
-        snprintf(err, errlen, "replay file '%s' line %ld: more than %d delays (one per rank)", p->file,
-                 lineno, p->nprocs);
-    else
-        snprintf(err, errlen, "replay file '%s' line %ld: %d delays, expected %d (one per rank)", p->file,
-                 lineno, n, p->nprocs);
-    return -1;
-}
-
-static int replay_load(pattern_t *p, char *err, size_t errlen)
-{
-    FILE *f = fopen(p->file, "r");
-    int open_errno = errno;
-    double *row = malloc((size_t)p->nprocs * sizeof *row);
-    char *line = NULL;
-    size_t cap = 0;
-    long lineno = 0;
-    int rc = 0;
-
-    if (f == NULL || row == NULL) {
-        snprintf(err, errlen, "replay file '%s': %s", p->file, strerror(f ? ENOMEM : open_errno));
-        rc = -1;
-    }
-    while (rc >= 0 && getline(&line, &cap, f) >= 0) {
-        rc = replay_line(line, p, ++lineno, row, err, errlen);
-        if (rc > 0 && replay_append(p, row) != 0) {
-            snprintf(err, errlen, "replay file '%s': %s", p->file, strerror(ENOMEM));
-            rc = -1;
-        }
-    }
-    if (rc >= 0 && p->rows == 0) {
-        snprintf(err, errlen, "replay file '%s' has no delay lines", p->file);
-        rc = -1;
-    }
-    free(line);
-    free(row);
-    if (f != NULL)
-        fclose(f);
-    return rc < 0 ? -1 : 0;
-}
-
 /* Index of the kind named by the first len characters of spec, or -1. */
 static int find_kind(const char *spec, size_t len)
 {
@@ -220,7 +136,7 @@ static int parse_args(int k, const char *args, const char *spec, pattern_t *out,
             snprintf(err, errlen, "%s", strerror(ENOMEM));
             return -1;
         }
-        return replay_load(out, err, errlen);
+        return patfile_read(out->file, "replay file", out->nprocs, &out->replay, err, errlen);
     default:
         if (kinds[k].nparams == 2)
             return parse_two(k, args, spec, out, err, errlen);
@@ -288,8 +204,7 @@ void pattern_delays(const pattern_t *p, uint64_t seed, long iter, double *delays
     int i;
 
     if (p->kind == PATTERN_REPLAY) {
-        memcpy(delays_s, p->replay + (size_t)(iter % p->rows) * (size_t)p->nprocs,
-               (size_t)p->nprocs * sizeof *delays_s);
+        memcpy(delays_s, patfile_row(&p->replay, iter), (size_t)p->nprocs * sizeof *delays_s);
         return;
     }
     rng_init(&r, seed, (uint64_t)iter);
@@ -322,7 +237,7 @@ void pattern_describe(const pattern_t *p, char *buf, size_t len)
         snprintf(buf, len, "bernoulli: %g ms with probability %g", p->b, p->a);
         break;
     case PATTERN_REPLAY:
-        snprintf(buf, len, "replay '%s' (%d lines, cycled)", p->file, p->rows);
+        snprintf(buf, len, "replay '%s' (%ld lines, cycled)", p->file, p->replay.nrows);
         break;
     }
 }
@@ -330,8 +245,6 @@ void pattern_describe(const pattern_t *p, char *buf, size_t len)
 void pattern_free(pattern_t *p)
 {
     free(p->file);
-    free(p->replay);
     p->file = NULL;
-    p->replay = NULL;
-    p->rows = 0;
+    patfile_free(&p->replay);
 }

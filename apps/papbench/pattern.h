@@ -21,6 +21,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "patfile.h"
+
 typedef enum {
     PATTERN_NONE,
     PATTERN_UNIFORM,
@@ -35,11 +37,10 @@ typedef enum {
 typedef struct {
     pattern_kind_t kind;
     int nprocs;
-    double a, b;    /* parameters as given: ms, or (bernoulli) probability and ms */
-    int rank;       /* single: the delayed rank */
-    char *file;     /* replay: file name */
-    double *replay; /* replay: rows x nprocs delays in seconds */
-    int rows;
+    double a, b;      /* parameters as given: ms, or (bernoulli) probability and ms */
+    int rank;         /* single: the delayed rank */
+    char *file;       /* replay: file name */
+    patfile_t replay; /* replay: the delays (s) of each line */
 } pattern_t;
 
 /*

@@ -15,8 +15,12 @@
 /* Summaries of one algorithm. */
 typedef struct {
     pm_stats_t runtime, elapsed, imbalance, lower_bound;
-    pm_stats_t efficiency; /* per iteration: lower bound / run time */
-    double speedup;     /* median run time of the baseline / own median */
+    pm_stats_t efficiency;      /* per iteration: lower bound / run time */
+    pm_stats_t round_model;     /* reduce: R(a) d per iteration */
+    pm_stats_t balanced;        /* --calibrate: the balanced run times t(pi) */
+    pm_stats_t absorption;      /* --calibrate: A = t(pi) - r + I per iteration (median t(pi)) */
+    pm_stats_t absorption_norm; /* A / t(pi) */
+    double speedup;             /* median run time of the baseline / own median */
 } summary_t;
 
 static const char *algo_name(const bench_t *b, int a)
@@ -40,7 +44,7 @@ static const char *thread_level_name(int level)
 
 static void print_clock(const bench_t *b)
 {
-    const papcoll_clock_t *k = &b->clock;
+    const papcoll_clock_t *k = &b->app->clock;
 
     if (k->global)
         printf("  clock        MPI_WTIME_IS_GLOBAL\n");
@@ -48,17 +52,17 @@ static void print_clock(const bench_t *b)
         printf("  clock        papcoll global clock, offsets to rank 0 (max %.3f ms) exact on one node\n",
                1e3 * k->max_abs);
     else
-        printf(
-            "  clock        papcoll global clock, offsets to rank 0 (max %.3f ms), error <= %.1f us (%d nodes)\n",
-            1e3 * k->max_abs, 1e6 * k->max_err, k->nodes);
+        printf("  clock        papcoll global clock, offsets to rank 0 (max %.3f ms), error <= %.1f us (%d "
+               "nodes)\n",
+               1e3 * k->max_abs, 1e6 * k->max_err, k->nodes);
 }
 
 static void print_monitor(const bench_t *b)
 {
     int a;
 
-    printf("  monitor      %s (%s%s)\n", papcoll_has_monitor(b->ctx) ? "running" : "not running",
-           thread_level_name(b->thread_level), b->cfg->no_monitor ? ", --no-monitor" : "");
+    printf("  monitor      %s (%s%s)\n", papcoll_has_monitor(b->app->ctx) ? "running" : "not running",
+           thread_level_name(b->app->thread_level), b->cfg->no_monitor ? ", --no-monitor" : "");
     for (a = 0; a < b->cfg->nalgos; a++) {
         const char *ran = papcoll_site_algo(b->res[a].site);
 
@@ -67,10 +71,73 @@ static void print_monitor(const bench_t *b)
     }
 }
 
+/* Op and root; size and type, in the op's meaning of --size. */
+static void print_workload(const bench_t *b)
+{
+    const bench_config_t *c = b->cfg;
+    long long bytes = c->count * (long long)elem_size(c->type);
+    char op[64];
+
+    snprintf(op, sizeof op, "%s%s%s", papcoll_op_name(c->op), c->reduction ? " " : "",
+             c->reduction ? red_name(c->reduce_op) : "");
+    if (c->op == PAPCOLL_OP_ALLREDUCE)
+        printf("  op           %s (no root)\n", op);
+    else
+        printf("  op           %s, root %d\n", op, c->root);
+    if (c->op == PAPCOLL_OP_GATHER || c->op == PAPCOLL_OP_SCATTER) {
+        printf("  size         %lld elements requested, %lld effective (%d x %lld)\n", c->size,
+               c->count * b->nprocs, b->nprocs, c->count);
+        printf("  type         %s, block %lld bytes per rank\n", elem_name(c->type), bytes);
+    } else {
+        printf("  size         %lld elements, the vector of every rank\n", c->count);
+        printf("  type         %s, vector %lld bytes\n", elem_name(c->type), bytes);
+    }
+}
+
+/* The round model's count of a balanced reduction: ceil(log2 P) + N - 1. */
+static long balanced_rounds(const bench_t *b)
+{
+    double *zero = calloc((size_t)b->nprocs, sizeof *zero);
+    long R = zero != NULL ? pm_round_count(b->nprocs, zero, b->round, b->segments) : -1;
+
+    free(zero);
+    return R;
+}
+
+/* The model of the lower bound, and for reduce the round model. */
+static void print_model(const bench_t *b)
+{
+    const bench_config_t *c = b->cfg;
+
+    printf("  model        alpha %.1f us, beta %.3f ns/B back to back, credit %.1f us after idle "
+           "(root <-> rank %d), for the lower bound\n",
+           1e6 * b->model.alpha, 1e9 * b->model.beta, 1e6 * b->model.credit,
+           (c->root + b->nprocs - 1) % b->nprocs);
+    if (c->reduction)
+        printf("  gamma        %.4f ns/B (MPI_Reduce_local %s of %s on rank %d)\n", 1e9 * b->model.gamma,
+               red_name(c->reduce_op), elem_name(c->type), c->root);
+    if (c->op == PAPCOLL_OP_REDUCE)
+        printf("  round model  N = %d segments, d = %.1f us: %ld rounds, %.3f ms balanced (Marendic 2016)\n",
+               b->segments, 1e6 * b->round, balanced_rounds(b), 1e3 * b->round * (double)balanced_rounds(b));
+}
+
+static void print_bind(const bench_t *b)
+{
+    const bench_config_t *c = b->cfg;
+
+    if (c->no_bind)
+        printf("  bind         off (--no-bind)\n");
+    else if (b->bind_refused > 0)
+        printf("  bind         receive buffers bound on %d ranks, refused on %d (%s): those stage\n",
+               b->bind_ranks, b->bind_refused, papcoll_strerror(b->bind_error));
+    else if (b->bind_ranks > 0)
+        printf("  bind         the receive buffer of %d rank%s (papcoll_site_bind_recv)\n", b->bind_ranks,
+               b->bind_ranks == 1 ? "" : "s");
+}
+
 void report_config(const bench_t *b)
 {
     const bench_config_t *c = b->cfg;
-    size_t esz = elem_size(c->type);
     char pattern[512];
     int a;
 
@@ -80,73 +147,136 @@ void report_config(const bench_t *b)
     printf("papbench (papcoll %d.%d.%d)\n", PAPCOLL_VERSION_MAJOR, PAPCOLL_VERSION_MINOR,
            PAPCOLL_VERSION_PATCH);
     printf("  processes    %d\n", b->nprocs);
-    printf("  op           %s, root %d\n", papcoll_op_name(c->op), c->root);
+    print_workload(b);
     printf("  algorithms  ");
     for (a = 0; a < c->nalgos; a++)
         printf(" %s", algo_name(b, a));
     printf(" (baseline %s)\n", algo_name(b, c->baseline));
-    printf("  size         %lld elements requested, %lld effective (%d x %lld)\n", c->size,
-           c->block * b->nprocs, b->nprocs, c->block);
-    printf("  type         %s, block %lld bytes per rank\n", elem_name(c->type), c->block * (long long)esz);
     printf("  iterations   %ld measured + %ld warm-up per algorithm, interleaved\n", c->iters, c->warmup);
+    if (c->calibrate > 0)
+        printf("  calibration  %ld balanced rounds first: t(pi) of every algorithm\n", c->calibrate);
     printf("  computation  %g ms + delay per iteration, edge at 50%%\n", c->base_ms);
-    printf("  pattern      %s\n", pattern);
-    printf("  maxdelay     %g ms%s\n", c->maxdelay_ms,
-           pattern_uses_maxdelay(&c->pattern) ? "" : " (not used by this pattern)");
+    printf("  pattern      %s%s\n", pattern,
+           c->maxdelay_rel > 0 && pattern_uses_maxdelay(&c->pattern)
+               ? " (in units of --maxdelay's balanced run time)"
+               : "");
+    if (c->maxdelay_rel > 0)
+        printf("  maxdelay     %g x the balanced median run time of %s%s\n", c->maxdelay_rel,
+               algo_name(b, c->baseline),
+               pattern_uses_maxdelay(&c->pattern) ? "" : " (not used by this pattern)");
+    else
+        printf("  maxdelay     %g ms%s\n", c->maxdelay_ms,
+               pattern_uses_maxdelay(&c->pattern) ? "" : " (not used by this pattern)");
     printf("  seed         %" PRIu64 "\n", c->seed);
     printf("  sync         %s\n", c->sync);
-    printf("  predictor    %s\n", papcoll_predictor(b->ctx));
+    printf("  predictor    %s\n", papcoll_predictor(b->app->ctx));
     print_clock(b);
-    printf("  model        alpha %.1f us, beta %.3f ns/B back to back, credit %.1f us after idle "
-           "(root <-> rank %d), for the lower bound\n",
-           1e6 * b->model.alpha, 1e9 * b->model.beta, 1e6 * b->model.credit, (c->root + b->nprocs - 1) % b->nprocs);
+    print_model(b);
+    print_bind(b);
     print_monitor(b);
+    if (c->corrupt_rank >= 0)
+        printf("  TEST ONLY    %s=%d: rank %d corrupts what it holds after the first call\n",
+               BENCH_CORRUPT_ENV, c->corrupt_rank, c->corrupt_rank);
     fflush(stdout);
+}
+
+/* The summaries of algorithm a (rank 0); tmp has room for one value per measured iteration. */
+static int summarize_one(const bench_t *b, int a, double *tmp, summary_t *s)
+{
+    const bench_config_t *c = b->cfg;
+    const algo_result_t *r = &b->res[a];
+    int i, n = (int)c->iters, rc = 0;
+
+    rc |= pm_stats(r->runtime, n, &s->runtime);
+    rc |= pm_stats(r->elapsed, n, &s->elapsed);
+    rc |= pm_stats(r->imbalance, n, &s->imbalance);
+    rc |= pm_stats(r->lower_bound, n, &s->lower_bound);
+    for (i = 0; i < n; i++)
+        tmp[i] = pm_efficiency(r->lower_bound[i], r->runtime[i]);
+    rc |= pm_stats(tmp, n, &s->efficiency);
+    if (c->op == PAPCOLL_OP_REDUCE)
+        rc |= pm_stats(r->round_model, n, &s->round_model);
+    if (c->calibrate == 0)
+        return rc;
+    /* Absorption (Marendic 2016, Def. 3.6), with the algorithm's own median balanced run time. */
+    rc |= pm_stats(r->balanced, (int)c->calibrate, &s->balanced);
+    for (i = 0; i < n; i++)
+        tmp[i] = pm_absorption(s->balanced.median, r->runtime[i], r->imbalance[i]);
+    rc |= pm_stats(tmp, n, &s->absorption);
+    for (i = 0; i < n; i++)
+        tmp[i] = s->balanced.median > 0 ? tmp[i] / s->balanced.median : 0.0;
+    rc |= pm_stats(tmp, n, &s->absorption_norm);
+    return rc;
 }
 
 static int summarize(const bench_t *b, summary_t *s)
 {
     const bench_config_t *c = b->cfg;
-    double *ratio = malloc((size_t)c->iters * sizeof *ratio);
-    int a, i, n = (int)c->iters, rc = ratio != NULL ? 0 : -1;
+    double *tmp = malloc((size_t)c->iters * sizeof *tmp);
+    int a, rc = tmp != NULL ? 0 : -1;
 
-    for (a = 0; ratio != NULL && a < c->nalgos; a++) {
-        const algo_result_t *r = &b->res[a];
-
-        rc |= pm_stats(r->runtime, n, &s[a].runtime);
-        rc |= pm_stats(r->elapsed, n, &s[a].elapsed);
-        rc |= pm_stats(r->imbalance, n, &s[a].imbalance);
-        rc |= pm_stats(r->lower_bound, n, &s[a].lower_bound);
-        for (i = 0; i < n; i++)
-            ratio[i] = pm_efficiency(r->lower_bound[i], r->runtime[i]);
-        rc |= pm_stats(ratio, n, &s[a].efficiency);
-    }
+    for (a = 0; tmp != NULL && a < c->nalgos; a++)
+        rc |= summarize_one(b, a, tmp, &s[a]);
     for (a = 0; a < c->nalgos; a++)
         s[a].speedup = s[c->baseline].runtime.median / s[a].runtime.median;
-    free(ratio);
+    free(tmp);
     return rc;
 }
 
-static void print_row(const char *name, const pm_stats_t *t)
+/* The width of the algorithm column: the longest name, at least 6. */
+static int name_width(const bench_t *b)
 {
-    printf("  %-6s %9.3f %9.3f %9.3f %9.3f %9.3f  [%9.3f, %9.3f]", name, 1e3 * t->mean, 1e3 * t->median,
+    int a, w = 6;
+
+    for (a = 0; a < b->cfg->nalgos; a++)
+        w = (int)strlen(algo_name(b, a)) > w ? (int)strlen(algo_name(b, a)) : w;
+    return w;
+}
+
+static void print_row(int w, const char *name, const pm_stats_t *t)
+{
+    printf("  %-*s %9.3f %9.3f %9.3f %9.3f %9.3f  [%9.3f, %9.3f]", w, name, 1e3 * t->mean, 1e3 * t->median,
            1e3 * t->stddev, 1e3 * t->min, 1e3 * t->max, 1e3 * t->ci_lo, 1e3 * t->ci_hi);
 }
 
 /* The run-time table (with speedups) or the average-elapsed-time table. */
 static void print_table(const bench_t *b, const summary_t *s, int elapsed)
 {
-    int a;
+    int a, w = name_width(b);
 
     printf("\n%s [ms]\n",
            elapsed ? "average elapsed time e = mean(f_i - a_i)" : "run time r = max f - min a");
-    printf("  %-6s %9s %9s %9s %9s %9s  %s%s\n", "algo", "mean", "median", "stddev", "min", "max",
+    printf("  %-*s %9s %9s %9s %9s %9s  %s%s\n", w, "algo", "mean", "median", "stddev", "min", "max",
            "95% CI of the mean", elapsed ? "" : "      speedup efficiency");
     for (a = 0; a < b->cfg->nalgos; a++) {
-        print_row(algo_name(b, a), elapsed ? &s[a].elapsed : &s[a].runtime);
+        print_row(w, algo_name(b, a), elapsed ? &s[a].elapsed : &s[a].runtime);
         if (!elapsed)
             printf(" %8.3f %10.3f", s[a].speedup, s[a].efficiency.median);
         printf("\n");
+    }
+}
+
+/* --calibrate: balanced run time, absorption; reduce: the round model. */
+static void print_models(const bench_t *b, const summary_t *s)
+{
+    const bench_config_t *c = b->cfg;
+    int a, w = name_width(b);
+
+    if (c->calibrate > 0) {
+        printf("\nbalanced run time t(pi) and absorption A = t(pi) - r + I (Marendic 2016, Def. 3.6) [ms]\n");
+        printf("  %-*s %9s %9s %9s %11s\n", w, "algo", "t(pi)", "A mean", "A median", "A/t(pi) med");
+        for (a = 0; a < c->nalgos; a++)
+            printf("  %-*s %9.3f %9.3f %9.3f %11.3f\n", w, algo_name(b, a), 1e3 * s[a].balanced.median,
+                   1e3 * s[a].absorption.mean, 1e3 * s[a].absorption.median, s[a].absorption_norm.median);
+    }
+    if (c->op == PAPCOLL_OP_REDUCE) {
+        printf("\nround model R(a) d of an optimal %d-segment schedule (Marendic 2016; not a bound for other "
+               "segmentations) [ms]\n",
+               b->segments);
+        printf("  %-*s %9s %9s %12s\n", w, "algo", "median", "max", "R d / r med");
+        for (a = 0; a < c->nalgos; a++)
+            printf("  %-*s %9.3f %9.3f %12.3f\n", w, algo_name(b, a), 1e3 * s[a].round_model.median,
+                   1e3 * s[a].round_model.max, s[a].round_model.median / s[a].runtime.median);
     }
 }
 
@@ -154,65 +284,90 @@ static void print_table(const bench_t *b, const summary_t *s, int elapsed)
 static void json_config(json_t *j, const bench_t *b)
 {
     const bench_config_t *c = b->cfg;
+    int blocks = c->op == PAPCOLL_OP_GATHER || c->op == PAPCOLL_OP_SCATTER;
 
     json_string(j, "op", papcoll_op_name(c->op));
+    if (c->reduction)
+        json_string(j, "reduce_op", red_name(c->reduce_op));
     json_int(j, "P", b->nprocs);
-    json_int(j, "size", c->block * b->nprocs);
+    json_int(j, "size", blocks ? c->count * b->nprocs : c->count);
     json_int(j, "size_requested", c->size);
-    json_int(j, "block", c->block);
+    json_int(j, "block", c->count);
     json_string(j, "type", elem_name(c->type));
     json_string(j, "pattern", c->pattern_spec);
     json_string(j, "pattern_kind", pattern_kind_name(&c->pattern));
-    json_number(j, "maxdelay", 1e-3 * c->maxdelay_ms);
+    json_number(j, "maxdelay", c->maxdelay_rel > 0 ? 1e-3 * b->delay_scale : 1e-3 * c->maxdelay_ms);
+    if (c->maxdelay_rel > 0)
+        json_number(j, "maxdelay_factor", c->maxdelay_rel);
     json_number(j, "base", 1e-3 * c->base_ms);
     json_int(j, "iters", c->iters);
     json_int(j, "warmup", c->warmup);
-    json_int(j, "root", c->root);
+    json_int(j, "calibrate", c->calibrate);
+    if (c->calibrate > 0)
+        json_number(j, "balanced_baseline", b->t_balanced);
+    if (c->op != PAPCOLL_OP_ALLREDUCE)
+        json_int(j, "root", c->root);
     json_uint(j, "seed", c->seed);
     json_string(j, "sync", c->sync);
-    json_string(j, "predictor", papcoll_predictor(b->ctx));
-    json_bool(j, "monitor", papcoll_has_monitor(b->ctx));
-    json_string(j, "clock", b->clock.global ? "global" : "sync");
-    json_number(j, "clock_max_error", b->clock.max_err);
+    json_string(j, "predictor", papcoll_predictor(b->app->ctx));
+    json_bool(j, "monitor", papcoll_has_monitor(b->app->ctx));
+    json_int(j, "bound_ranks", b->bind_ranks);
+    json_string(j, "clock", b->app->clock.global ? "global" : "sync");
+    json_number(j, "clock_max_error", b->app->clock.max_err);
     json_number(j, "alpha", b->model.alpha);
     json_number(j, "beta", b->model.beta);
     json_number(j, "credit", b->model.credit);
+    if (c->reduction)
+        json_number(j, "gamma", b->model.gamma);
+    if (c->op == PAPCOLL_OP_REDUCE) {
+        json_int(j, "round_segments", b->segments);
+        json_number(j, "round_time", b->round);
+    }
     json_string(j, "baseline", algo_name(b, c->baseline));
 }
 
-static int write_json(const bench_t *b, const summary_t *s, char *err, size_t errlen)
+/* One algorithm's entry of "results". */
+static void json_result(json_t *j, const bench_t *b, int a, const summary_t *s)
 {
-    FILE *f = output_open(b->cfg->out_dir, "results.json", err, errlen);
-    json_t j;
-    int a, rc;
+    const bench_config_t *c = b->cfg;
 
-    if (f == NULL)
-        return -1;
-    json_open(&j, f);
-    json_begin_object(&j, NULL);
-    json_config(&j, b);
-    json_begin_array(&j, "results");
-    for (a = 0; a < b->cfg->nalgos; a++) {
-        json_begin_object(&j, NULL);
-        json_string(&j, "algo", algo_name(b, a));
-        json_string(&j, "ran_as", papcoll_site_algo(b->res[a].site));
-        json_stats(&j, "runtime", &s[a].runtime);
-        json_stats(&j, "elapsed", &s[a].elapsed);
-        json_stats(&j, "imbalance", &s[a].imbalance);
-        json_stats(&j, "lower_bound", &s[a].lower_bound);
-        json_stats(&j, "efficiency", &s[a].efficiency);
-        json_number(&j, "speedup", s[a].speedup);
-        json_end(&j);
+    json_begin_object(j, NULL);
+    json_string(j, "algo", algo_name(b, a));
+    json_string(j, "ran_as", papcoll_site_algo(b->res[a].site));
+    json_stats(j, "runtime", &s->runtime);
+    json_stats(j, "elapsed", &s->elapsed);
+    json_stats(j, "imbalance", &s->imbalance);
+    json_stats(j, "lower_bound", &s->lower_bound);
+    json_stats(j, "efficiency", &s->efficiency);
+    if (c->op == PAPCOLL_OP_REDUCE)
+        json_stats(j, "round_model", &s->round_model);
+    if (c->calibrate > 0) {
+        json_stats(j, "balanced", &s->balanced);
+        json_stats(j, "absorption", &s->absorption);
+        json_stats(j, "absorption_norm", &s->absorption_norm);
     }
-    json_end(&j);
-    json_string(&j, "validation", "PASSED");
-    json_end(&j);
-    rc = json_finish(&j);
-    if (fclose(f) != 0 || rc != 0) {
-        snprintf(err, errlen, "error writing '%s/results.json'", b->cfg->out_dir);
-        return -1;
-    }
-    return 0;
+    json_number(j, "speedup", s->speedup);
+    json_end(j);
+}
+
+/* What report_root hands to output_json. */
+typedef struct {
+    const bench_t *b;
+    const summary_t *s;
+} report_t;
+
+/* The members of results.json: the run's parameters, one entry per algorithm, the validation. */
+static void json_body(json_t *j, const void *arg)
+{
+    const report_t *r = arg;
+    int a;
+
+    json_config(j, r->b);
+    json_begin_array(j, "results");
+    for (a = 0; a < r->b->cfg->nalgos; a++)
+        json_result(j, r->b, a, &r->s[a]);
+    json_end(j);
+    json_string(j, "validation", "PASSED");
 }
 
 static void csv_header(FILE *f, int P)
@@ -231,7 +386,7 @@ static void csv_header(FILE *f, int P)
 static int write_csv(const bench_t *b, char *err, size_t errlen)
 {
     FILE *f = output_open(b->cfg->out_dir, "results.csv", err, errlen);
-    int a, p, P = b->nprocs, failed;
+    int a, p, P = b->nprocs;
     long i;
 
     if (f == NULL)
@@ -250,12 +405,7 @@ static int write_csv(const bench_t *b, char *err, size_t errlen)
             fprintf(f, "\n");
         }
     }
-    failed = ferror(f);
-    if (fclose(f) != 0 || failed) {
-        snprintf(err, errlen, "error writing '%s/results.csv'", b->cfg->out_dir);
-        return -1;
-    }
-    return 0;
+    return output_close(f, b->cfg->out_dir, "results.csv", err, errlen);
 }
 
 /* One grep-able line per algorithm (job scripts collect lines starting with "summary"). */
@@ -274,25 +424,25 @@ static int report_root(const bench_t *b)
 {
     const bench_config_t *c = b->cfg;
     summary_t *s = calloc((size_t)c->nalgos, sizeof *s);
+    int failed;
     char err[512];
-    int status = STATUS_OK;
+    int status = APP_OK;
 
     if (s == NULL || summarize(b, s) != 0) {
         fprintf(stderr, "papbench: out of memory\n");
         free(s);
-        return STATUS_FAILED;
+        return APP_FAILED;
     }
     print_table(b, s, 0);
     print_table(b, s, 1);
+    print_models(b, s);
     printf("\n");
     print_summary(b, s);
     if (c->out_dir != NULL) {
-        if (write_json(b, s, err, sizeof err) != 0 || write_csv(b, err, sizeof err) != 0) {
-            fprintf(stderr, "papbench: --out: %s\n", err);
-            status = STATUS_FAILED;
-        } else {
-            printf("results: %s/results.json, %s/results.csv\n", c->out_dir, c->out_dir);
-        }
+        failed =
+            output_json(c->out_dir, "results.json", json_body, &(report_t){b, s}, err, sizeof err) != 0 ||
+            write_csv(b, err, sizeof err) != 0;
+        status = app_results(b->app, c->out_dir, failed, err, "results.json", "results.csv");
     }
     printf("validation: PASSED (%ld iterations x %d algorithms)\n", c->iters, c->nalgos);
     fflush(stdout);
@@ -302,8 +452,5 @@ static int report_root(const bench_t *b)
 
 int report_results(const bench_t *b)
 {
-    int status = b->rank == 0 ? report_root(b) : STATUS_OK;
-
-    MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    return status;
+    return app_share(b->rank == 0 ? report_root(b) : APP_OK);
 }

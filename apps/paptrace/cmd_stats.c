@@ -6,9 +6,12 @@
  *   run time    r = max f - min a
  *   elapsed     e = mean (f_i - a_i)
  *   absorption  A = t(pi) - r + I (Marendic 2016, Def. 3.6), and A / t(pi);
- *               t(pi), the run time under a balanced pattern, is the root-port
- *               model's (P - 1)(alpha + b beta) - credit unless --balanced gives it
- *   efficiency  LB / r, LB the root-port lower bound for the call's arrivals
+ *               t(pi), the run time under a balanced pattern, is the op's lower
+ *               bound for balanced arrivals (gather: (P - 1)(alpha + b beta) -
+ *               credit) unless --balanced gives it
+ *   efficiency  LB / r, LB the op's lower bound for the call's arrivals
+ *               (papmetrics.h; reductions take gamma from the trace's
+ *               configuration, else 0)
  *   lag-1..5 autocorrelation of each rank's arrival offset a_i - min a,
  * every one computed by papmetrics.h; then the site's decisions (changes of
  * algorithm and why).
@@ -47,9 +50,10 @@ static double config_number(const char *text, const char *key)
 void pt_model(const paptrace_file_t *f, const pt_opts_t *o, pt_model_t *m)
 {
     double fa = config_number(f->config, "alpha"), fb = config_number(f->config, "beta");
-    double fc = config_number(f->config, "credit");
+    double fc = config_number(f->config, "credit"), fg = config_number(f->config, "gamma");
 
     m->balanced = o->balanced;
+    m->lb.gamma = !isnan(fg) ? fg : 0;
     if (!isnan(o->alpha) || !isnan(o->beta) || !isnan(o->credit)) {
         m->lb.alpha = !isnan(o->alpha) ? o->alpha : !isnan(fa) ? fa : PT_DEFAULT_ALPHA;
         m->lb.beta = !isnan(o->beta) ? o->beta : !isnan(fb) ? fb : PT_DEFAULT_BETA;
@@ -83,23 +87,24 @@ static int arrivals(const paptrace_site_t *s, long k, double *a)
 static void call_metrics(const paptrace_site_t *s, long k, const double *a, const pt_model_t *m, double *x)
 {
     const paptrace_iter_t *it = &s->iters[k];
-    double (*lb)(int, const double *, int, const pm_lb_model_t *, size_t) =
-        s->op == PAPCOLL_OP_SCATTER ? pm_lb_scatter : pm_lb_gather;
+    pm_lb_fn lb = pm_lb_find(papcoll_op_name(s->op));
     size_t bytes = it->bytes > 0 ? (size_t)it->bytes : 0;
     double *zero = calloc((size_t)s->nranks, sizeof *zero);
     pm_call_t call = paptrace_call(&s->ranks[k * s->nranks], s->nranks);
     double I = pm_imbalance(&call), r = pm_runtime(&call);
+    /* Allreduce has no root (-1): its bound does not look at it. */
+    int root = it->root >= 0 && it->root < s->nranks ? it->root : 0;
+    int root_ok = lb != NULL && (s->op == PAPCOLL_OP_ALLREDUCE || root == it->root);
     double tpi = !isnan(m->balanced) ? m->balanced
-                 : zero ? lb(s->nranks, zero, it->root, &m->lb, bytes)
-                        : NAN;
-    int root_ok = it->root >= 0 && it->root < s->nranks;
+                 : zero && lb        ? lb(s->nranks, zero, root, &m->lb, bytes)
+                                     : NAN;
 
     x[0] = I;
     x[1] = r;
     x[2] = it->elapsed;
     x[3] = pm_absorption(tpi, r, I);
     x[4] = tpi > 0 ? x[3] / tpi : NAN;
-    x[5] = root_ok ? pm_efficiency(lb(s->nranks, a, it->root, &m->lb, bytes), r) : NAN;
+    x[5] = root_ok ? pm_efficiency(lb(s->nranks, a, root, &m->lb, bytes), r) : NAN;
     free(zero);
 }
 
@@ -280,9 +285,9 @@ int pt_cmd_stats(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char *
     if (pt_select_sites(f, o, &list, &n, err, errlen) != 0)
         return -1;
     pt_model(f, o, &m);
-    fprintf(out, "model: alpha %.3g s, beta %.3g s/B, credit %.3g s (%s); t(pi) %s\n", m.lb.alpha, m.lb.beta,
-            m.lb.credit, m.source,
-            isnan(m.balanced) ? "= (P-1)(alpha + b beta) - credit per call" : "given by --balanced");
+    fprintf(out, "model: alpha %.3g s, beta %.3g s/B, credit %.3g s (%s), gamma %.3g s/B; t(pi) %s\n",
+            m.lb.alpha, m.lb.beta, m.lb.credit, m.source, m.lb.gamma,
+            isnan(m.balanced) ? "= the lower bound for balanced arrivals, per call" : "given by --balanced");
     for (j = 0; rc == 0 && j < n; j++) {
         fprintf(out, "\n");
         rc = site_stats(out, f, list[j], o, &m);

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "icet.h"
+#include "output.h"
 #include "papcoll.h"
 
 enum {
@@ -57,27 +58,8 @@ static const cli_option_t option_table[O_COUNT] = {
     [O_HELP] = {"help", NULL, "this text"},
 };
 
-static const char *const not_in_file[] = {"config", "help", NULL};
 static const char *const other_sections[] = {"papcoll", NULL};
-
-static int fail(const pic_config_t *cfg, const cli_option_t *o, int i, const char *expected, char *err,
-                size_t errlen)
-{
-    if (cli_ini_from_file(&cfg->ini, i))
-        snprintf(err, errlen, "'%s': %s: expected %s, got '%s'", cfg->config_file, o[i].name, expected,
-                 o[i].value);
-    else
-        snprintf(err, errlen, "--%s: expected %s, got '%s'", o[i].name, expected, o[i].value);
-    return PIC_CONFIG_ERROR;
-}
-
-static int opt_long(const pic_config_t *cfg, const cli_option_t *o, int i, long min, long max,
-                    const char *expected, long *out, char *err, size_t errlen)
-{
-    if (o[i].value != NULL && cli_parse_long(o[i].value, min, max, out) != 0)
-        return fail(cfg, o, i, expected, err, errlen);
-    return PIC_CONFIG_OK;
-}
+static const cli_spec_t spec = {"pic", option_table, O_COUNT, O_CONFIG, O_HELP, "pic", other_sections};
 
 /* "AxB" with both in [lo, hi]. */
 static int parse_pair(const char *text, long lo, long hi, int *a, int *b)
@@ -98,14 +80,15 @@ static int parse_pair(const char *text, long lo, long hi, int *a, int *b)
 }
 
 /* Problem, then the numerics that default to the problem's. */
-static int parse_problem(pic_config_t *cfg, const cli_option_t *o, char *err, size_t errlen)
+static int parse_problem(pic_config_t *cfg, char *err, size_t errlen)
 {
+    const cli_option_t *o = cfg->opts.opt;
     const pic_problem_info_t *in;
     int k = o[O_PROBLEM].value != NULL ? pic_problem_find(o[O_PROBLEM].value) : PIC_TWO_STREAM;
     long long n;
 
     if (k < 0)
-        return fail(cfg, o, O_PROBLEM, "two-stream, landau or beam", err, errlen);
+        return cli_opts_fail(&cfg->opts, O_PROBLEM, "two-stream, landau or beam", err, errlen);
     cfg->problem = (pic_problem_kind_t)k;
     in = &pic_problems[k];
     cfg->steps = in->steps;
@@ -114,123 +97,122 @@ static int parse_problem(pic_config_t *cfg, const cli_option_t *o, char *err, si
     cfg->ny = in->ny;
     cfg->dt = in->dt;
     cfg->frame_every = in->frame_every;
-    if (opt_long(cfg, o, O_STEPS, 1, 100000000, "a number of steps in 1..10^8", &cfg->steps, err, errlen))
-        return PIC_CONFIG_ERROR;
+    if (cli_opts_long(&cfg->opts, O_STEPS, 1, 100000000, "a number of steps in 1..10^8", &cfg->steps, err,
+                      errlen))
+        return CLI_ERROR;
     if (o[O_PARTICLES].value != NULL) {
         if (cli_parse_count(o[O_PARTICLES].value, &n) != 0 || n < 2 || n > (1LL << 40))
-            return fail(cfg, o, O_PARTICLES, "a particle count of at least 2 (K/M suffixes)", err, errlen);
+            return cli_opts_fail(&cfg->opts, O_PARTICLES, "a particle count of at least 2 (K/M suffixes)",
+                                 err, errlen);
         cfg->particles = n;
     }
     if (o[O_GRID].value != NULL && parse_pair(o[O_GRID].value, 2, 1 << 14, &cfg->nx, &cfg->ny) != 0)
-        return fail(cfg, o, O_GRID, "NXxNY with both in 2..16384", err, errlen);
+        return cli_opts_fail(&cfg->opts, O_GRID, "NXxNY with both in 2..16384", err, errlen);
     if (cfg->nx % cfg->nprocs != 0) {
         snprintf(err, errlen, "grid %dx%d on %d processes: NX must be a multiple of P (slabs of whole columns)",
                  cfg->nx, cfg->ny, cfg->nprocs);
-        return PIC_CONFIG_ERROR;
+        return CLI_ERROR;
     }
     if (o[O_DT].value != NULL && (cli_parse_double(o[O_DT].value, &cfg->dt) != 0 || !(cfg->dt > 0.0) ||
                                   cfg->dt > 2.0))
-        return fail(cfg, o, O_DT, "a time step in (0, 2] (leapfrog is stable for omega_p dt < 2)", err, errlen);
-    return PIC_CONFIG_OK;
+        return cli_opts_fail(&cfg->opts, O_DT,
+                             "a time step in (0, 2] (leapfrog is stable for omega_p dt < 2)", err, errlen);
+    return CLI_OK;
 }
 
 /*
  * icet:NAME, a papcoll reduce algorithm, or (left to papcoll_site_create,
  * which knows them) a policy of the library such as "fixed:NAME".
  */
-static int parse_composite_algo(pic_config_t *cfg, const cli_option_t *o, char *err, size_t errlen)
+static int parse_composite_algo(pic_config_t *cfg, char *err, size_t errlen)
 {
+    const cli_option_t *o = cfg->opts.opt;
     const char *a = o[O_COMPOSITE_ALGO].value;
     char valid[256], expected[400];
 
     cfg->composite_algo = a;
     cfg->icet = -1;
     if (a == NULL || papcoll_algo_find(PAPCOLL_OP_REDUCE, a) >= 0)
-        return PIC_CONFIG_OK;
+        return CLI_OK;
     if (strncmp(a, "icet:", 5) == 0 && pic_icet_find(a + 5) >= 0) {
         if (!pic_icet_available()) {
             snprintf(err, errlen, "--composite-algo %s: this pic was built without IceT (fetch it with "
                      "jobs/icet-fetch, then make)", a);
-            return PIC_CONFIG_ERROR;
+            return CLI_ERROR;
         }
         cfg->icet = pic_icet_find(a + 5);
-        return PIC_CONFIG_OK;
+        return CLI_OK;
     }
     if (strchr(a, ':') != NULL && strncmp(a, "icet:", 5) != 0)
-        return PIC_CONFIG_OK; /* a policy: papcoll_site_create decides */
+        return CLI_OK; /* a policy: papcoll_site_create decides */
     snprintf(expected, sizeof expected, "a reduce algorithm (%s) or icet:radixk|bswap|tree|automatic",
              papcoll_algo_list(PAPCOLL_OP_REDUCE, valid, sizeof valid));
-    return fail(cfg, o, O_COMPOSITE_ALGO, expected, err, errlen);
+    return cli_opts_fail(&cfg->opts, O_COMPOSITE_ALGO, expected, err, errlen);
 }
 
 /* Rendering and compositing. */
-static int parse_render(pic_config_t *cfg, const cli_option_t *o, char *err, size_t errlen)
+static int parse_render(pic_config_t *cfg, char *err, size_t errlen)
 {
+    const cli_option_t *o = cfg->opts.opt;
     const char *c = o[O_COMPOSITE].value, *fr = o[O_FRAMES].value;
 
     cfg->composite = PIC_COMPOSITE_ZBUFFER;
     if (c != NULL && strcmp(c, "over") == 0)
         cfg->composite = PIC_COMPOSITE_OVER;
     else if (c != NULL && strcmp(c, "zbuffer") != 0)
-        return fail(cfg, o, O_COMPOSITE, "zbuffer or over", err, errlen);
-    if (parse_composite_algo(cfg, o, err, errlen) != PIC_CONFIG_OK)
-        return PIC_CONFIG_ERROR;
-    if (opt_long(cfg, o, O_FRAME_EVERY, 0, 100000000, "a number of steps (0: never)", &cfg->frame_every, err,
-                 errlen))
-        return PIC_CONFIG_ERROR;
+        return cli_opts_fail(&cfg->opts, O_COMPOSITE, "zbuffer or over", err, errlen);
+    if (parse_composite_algo(cfg, err, errlen) != CLI_OK)
+        return CLI_ERROR;
+    if (cli_opts_long(&cfg->opts, O_FRAME_EVERY, 0, 100000000, "a number of steps (0: never)",
+                      &cfg->frame_every, err, errlen))
+        return CLI_ERROR;
     cfg->frames = 1;
     if (fr != NULL && (strcmp(fr, "off") == 0 || strcmp(fr, "no") == 0))
         cfg->frames = 0;
     else if (fr != NULL && strcmp(fr, "on") != 0 && strcmp(fr, "yes") != 0)
-        return fail(cfg, o, O_FRAMES, "on or off", err, errlen);
+        return cli_opts_fail(&cfg->opts, O_FRAMES, "on or off", err, errlen);
     cfg->width = cfg->height = 512;
     if (o[O_IMAGE].value != NULL && parse_pair(o[O_IMAGE].value, 8, PIC_MAX_IMAGE, &cfg->width, &cfg->height))
-        return fail(cfg, o, O_IMAGE, "WxH with both in 8..4096", err, errlen);
-    return PIC_CONFIG_OK;
+        return cli_opts_fail(&cfg->opts, O_IMAGE, "WxH with both in 8..4096", err, errlen);
+    return CLI_OK;
 }
 
-static int parse_algos(pic_config_t *cfg, const cli_option_t *o, char *err, size_t errlen)
+static int parse_algos(pic_config_t *cfg, char *err, size_t errlen)
 {
-    char valid[256], expected[300];
+    const cli_option_t *o = cfg->opts.opt;
 
     cfg->gather_algo = o[O_GATHER_ALGO].value;
     cfg->scatter_algo = o[O_SCATTER_ALGO].value;
-    if (cfg->gather_algo != NULL && papcoll_algo_find(PAPCOLL_OP_GATHER, cfg->gather_algo) < 0) {
-        snprintf(expected, sizeof expected, "a gather algorithm (%s)",
-                 papcoll_algo_list(PAPCOLL_OP_GATHER, valid, sizeof valid));
-        return fail(cfg, o, O_GATHER_ALGO, expected, err, errlen);
-    }
-    if (cfg->scatter_algo != NULL && papcoll_algo_find(PAPCOLL_OP_SCATTER, cfg->scatter_algo) < 0) {
-        snprintf(expected, sizeof expected, "a scatter algorithm (%s)",
-                 papcoll_algo_list(PAPCOLL_OP_SCATTER, valid, sizeof valid));
-        return fail(cfg, o, O_SCATTER_ALGO, expected, err, errlen);
-    }
-    return PIC_CONFIG_OK;
+    if (app_config_algo(&cfg->opts, O_GATHER_ALGO, PAPCOLL_OP_GATHER, err, errlen) != CLI_OK ||
+        app_config_algo(&cfg->opts, O_SCATTER_ALGO, PAPCOLL_OP_SCATTER, err, errlen) != CLI_OK)
+        return CLI_ERROR;
+    return CLI_OK;
 }
 
-static int parse_run(pic_config_t *cfg, const cli_option_t *o, char *err, size_t errlen)
+static int parse_run(pic_config_t *cfg, char *err, size_t errlen)
 {
+    const cli_option_t *o = cfg->opts.opt;
     long threads = 1;
 
-    if (opt_long(cfg, o, O_THREADS, 1, 1024, "a number of threads in 1..1024", &threads, err, errlen))
-        return PIC_CONFIG_ERROR;
+    if (cli_opts_long(&cfg->opts, O_THREADS, 1, 1024, "a number of threads in 1..1024", &threads, err,
+                      errlen))
+        return CLI_ERROR;
     cfg->threads = (int)threads;
-    if (opt_long(cfg, o, O_SNAPSHOT_EVERY, 0, 100000000, "a number of steps (0: never)", &cfg->snapshot_every,
-                 err, errlen))
-        return PIC_CONFIG_ERROR;
+    if (cli_opts_long(&cfg->opts, O_SNAPSHOT_EVERY, 0, 100000000, "a number of steps (0: never)",
+                      &cfg->snapshot_every, err, errlen))
+        return CLI_ERROR;
     cfg->out_dir = o[O_OUT].value;
     cfg->trace_file = o[O_TRACE].value;
     cfg->quiet = o[O_QUIET].value != NULL;
-    if (cfg->out_dir != NULL && cfg->out_dir[0] == '\0')
-        return fail(cfg, o, O_OUT, "a directory name", err, errlen);
-    if (cfg->trace_file != NULL && cfg->trace_file[0] == '\0')
-        return fail(cfg, o, O_TRACE, "a file name", err, errlen);
+    if (cli_opts_nonempty(&cfg->opts, O_OUT, "a directory name", err, errlen) != CLI_OK ||
+        cli_opts_nonempty(&cfg->opts, O_TRACE, "a file name", err, errlen) != CLI_OK)
+        return CLI_ERROR;
     if (cfg->snapshot_every > 0 && cfg->out_dir == NULL) {
         snprintf(err, errlen, "--snapshot-every %ld needs --out DIR (snapshots go to DIR/openpmd/)",
                  cfg->snapshot_every);
-        return PIC_CONFIG_ERROR;
+        return CLI_ERROR;
     }
-    return PIC_CONFIG_OK;
+    return CLI_OK;
 }
 
 static int parse_fault(pic_config_t *cfg, char *err, size_t errlen)
@@ -239,66 +221,36 @@ static int parse_fault(pic_config_t *cfg, char *err, size_t errlen)
     long r;
 
     if (v == NULL || v[0] == '\0')
-        return PIC_CONFIG_OK;
+        return CLI_OK;
     if (strcmp(v, "field") == 0) {
         cfg->fault = PIC_FAULT_FIELD;
-        return PIC_CONFIG_OK;
+        return CLI_OK;
     }
     if (strncmp(v, "drop:", 5) == 0 && cli_parse_long(v + 5, 0, cfg->nprocs - 1, &r) == 0) {
         cfg->fault = PIC_FAULT_DROP;
         cfg->fault_rank = (int)r;
-        return PIC_CONFIG_OK;
+        return CLI_OK;
     }
     snprintf(err, errlen, "%s: expected drop:R (R a rank in 0..%d) or field, got '%s'", PIC_FAULT_ENV,
              cfg->nprocs - 1, v);
-    return PIC_CONFIG_ERROR;
-}
-
-static int load_file(pic_config_t *cfg, cli_option_t *o, char *err, size_t errlen)
-{
-    char msg[384];
-
-    cfg->config_file = o[O_CONFIG].value;
-    if (cfg->config_file == NULL)
-        return PIC_CONFIG_OK;
-    if (cfg->config_file[0] == '\0')
-        return fail(cfg, o, O_CONFIG, "a file name", err, errlen);
-    if (cli_ini_load(cfg->config_file, "pic", other_sections, not_in_file, o, O_COUNT, &cfg->ini, msg,
-                     sizeof msg) != 0) {
-        snprintf(err, errlen, "--config: %s", msg);
-        return PIC_CONFIG_ERROR;
-    }
-    cfg->config_papcoll = (cfg->ini.others & 1u) != 0;
-    return PIC_CONFIG_OK;
+    return CLI_ERROR;
 }
 
 int pic_config_parse(int argc, char **argv, int nprocs, pic_config_t *cfg, char *err, size_t errlen)
 {
-    cli_option_t o[O_COUNT];
-    char msg[256];
+    static int (*const steps[])(pic_config_t *, char *, size_t) = {parse_problem, parse_render, parse_algos,
+                                                                   parse_run, parse_fault};
+    size_t i;
     int rc;
 
-    memcpy(o, option_table, sizeof o);
     memset(cfg, 0, sizeof *cfg);
     cfg->nprocs = nprocs;
     cfg->icet = -1;
-    if (cli_parse(argc, argv, o, O_COUNT, msg, sizeof msg) != 0) {
-        snprintf(err, errlen, "%s (see pic --help)", msg);
-        return PIC_CONFIG_ERROR;
-    }
-    if (o[O_HELP].value != NULL)
-        return PIC_CONFIG_HELP;
-    rc = load_file(cfg, o, err, errlen);
-    if (rc == PIC_CONFIG_OK)
-        rc = parse_problem(cfg, o, err, errlen);
-    if (rc == PIC_CONFIG_OK)
-        rc = parse_render(cfg, o, err, errlen);
-    if (rc == PIC_CONFIG_OK)
-        rc = parse_algos(cfg, o, err, errlen);
-    if (rc == PIC_CONFIG_OK)
-        rc = parse_run(cfg, o, err, errlen);
-    if (rc == PIC_CONFIG_OK)
-        rc = parse_fault(cfg, err, errlen);
+    rc = cli_opts_parse(&cfg->opts, &spec, argc, argv, err, errlen);
+    cfg->config_file = cfg->opts.file;
+    cfg->config_papcoll = (cfg->opts.others & 1u) != 0;
+    for (i = 0; rc == CLI_OK && i < sizeof steps / sizeof steps[0]; i++)
+        rc = steps[i](cfg, err, errlen);
     return rc;
 }
 
@@ -313,23 +265,23 @@ const char *pic_config_composite_algo(const pic_config_t *cfg)
 
 void pic_config_text(const pic_config_t *cfg, char *buf, size_t len)
 {
-    int w = snprintf(buf, len,
-                     "[pic]\nproblem = %s\nsteps = %ld\nparticles = %lld\ngrid = %dx%d\ndt = %.17g\nthreads = %d\n"
-                     "composite = %s\ncomposite-algo = %s\nframe-every = %ld\nframes = %s\nimage = %dx%d\n"
-                     "snapshot-every = %ld\n",
-                     pic_problems[cfg->problem].name, cfg->steps, cfg->particles, cfg->nx, cfg->ny, cfg->dt,
-                     cfg->threads, cfg->composite == PIC_COMPOSITE_OVER ? "over" : "zbuffer",
-                     pic_config_composite_algo(cfg), cfg->frame_every, cfg->frames ? "on" : "off", cfg->width,
-                     cfg->height, cfg->snapshot_every);
+    text_t t;
 
-    if (w >= 0 && (size_t)w < len && cfg->gather_algo != NULL)
-        w += snprintf(buf + w, len - (size_t)w, "gather-algo = %s\n", cfg->gather_algo);
-    if (w >= 0 && (size_t)w < len && cfg->scatter_algo != NULL)
-        w += snprintf(buf + w, len - (size_t)w, "scatter-algo = %s\n", cfg->scatter_algo);
-    if (w >= 0 && (size_t)w < len && cfg->out_dir != NULL)
-        w += snprintf(buf + w, len - (size_t)w, "out = %s\n", cfg->out_dir);
-    if (w >= 0 && (size_t)w < len && cfg->trace_file != NULL)
-        snprintf(buf + w, len - (size_t)w, "trace = %s\n", cfg->trace_file);
+    text_init(&t, buf, len);
+    text_add(&t,
+             "[pic]\nproblem = %s\nsteps = %ld\nparticles = %lld\ngrid = %dx%d\ndt = %.17g\nthreads = %d\n"
+             "composite = %s\ncomposite-algo = %s\nframe-every = %ld\nframes = %s\nimage = %dx%d\n"
+             "snapshot-every = %ld\n",
+             pic_problems[cfg->problem].name, cfg->steps, cfg->particles, cfg->nx, cfg->ny, cfg->dt,
+             cfg->threads, cfg->composite == PIC_COMPOSITE_OVER ? "over" : "zbuffer",
+             pic_config_composite_algo(cfg), cfg->frame_every, cfg->frames ? "on" : "off", cfg->width,
+             cfg->height, cfg->snapshot_every);
+    text_key(&t, "gather-algo", cfg->gather_algo);
+    text_key(&t, "scatter-algo", cfg->scatter_algo);
+    text_key(&t, "out", cfg->out_dir);
+    text_key(&t, "trace", cfg->trace_file);
+    if (cfg->fault != PIC_FAULT_NONE)
+        text_add(&t, "# test only: %s = %s\n", PIC_FAULT_ENV, getenv(PIC_FAULT_ENV));
 }
 
 static void usage_algorithms(void)
@@ -350,10 +302,8 @@ static void usage_algorithms(void)
 
 void pic_config_usage(void)
 {
-    cli_option_t o[O_COUNT];
     int i;
 
-    memcpy(o, option_table, sizeof o);
     printf("usage: mpirun -np P pic [options]\n\n"
            "2D electrostatic particle-in-cell proxy with in-situ sort-last rendering.  Slabs along x\n"
            "over P ranks; each step: leapfrog push (OpenMP), particle migration to the neighbours,\n"
@@ -365,7 +315,7 @@ void pic_config_usage(void)
            "the measured growth or damping rate against linear theory.\n\n"
            "options (each except --config and --help also as a key of the INI file's [pic] section;\n"
            "the command line wins):\n");
-    cli_print_options(o, O_COUNT);
+    cli_print_options(option_table, O_COUNT);
     printf("\nproblems (--problem):\n");
     for (i = 0; i < PIC_NPROBLEMS; i++)
         printf("  %-11s %s; default %dx%d grid, %lld particles, %ld steps of %g\n", pic_problems[i].name,
@@ -378,5 +328,9 @@ void pic_config_usage(void)
 
 void pic_config_free(pic_config_t *cfg)
 {
-    cli_ini_free(&cfg->ini);
+    cli_opts_free(&cfg->opts);
 }
+
+/* The scaffold's view (app.h). */
+APP_CONFIG_OPS(pic_config_ops, pic_config_t, pic_config_parse, pic_config_usage, pic_config_text,
+               pic_config_free);

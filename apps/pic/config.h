@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "app.h"
 #include "cli_ini.h"
 #include "problem.h"
 #include "render.h"
@@ -46,16 +47,15 @@ typedef struct {
     int quiet;
     pic_fault_t fault; /* test-only (PIC_FAULT_ENV) */
     int fault_rank;
-    cli_ini_t ini;
+    cli_opts_t opts; /* the options as given; owns the strings taken from the file */
 } pic_config_t;
 
-enum { PIC_CONFIG_OK = 0, PIC_CONFIG_HELP = 1, PIC_CONFIG_ERROR = 2 };
-
-/* Parses argv (and --config FILE) for nprocs ranks; one line in err on error.
- * Release with pic_config_free in every case. */
+/* Parses argv (and --config FILE) for nprocs ranks: CLI_OK, CLI_HELP, or
+ * CLI_ERROR with one line in err.  Release with pic_config_free in every case. */
 int pic_config_parse(int argc, char **argv, int nprocs, pic_config_t *cfg, char *err, size_t errlen);
 
-/* The effective configuration as INI text ([pic] section). */
+/* The effective configuration as INI text ([pic] section; a comment line
+ * for the test-only fault). */
 void pic_config_text(const pic_config_t *cfg, char *buf, size_t len);
 
 /* Usage text to stdout. */
@@ -65,5 +65,8 @@ void pic_config_usage(void);
 const char *pic_config_composite_algo(const pic_config_t *cfg);
 
 void pic_config_free(pic_config_t *cfg);
+
+/* The configuration as the scaffold takes it (app_configure). */
+extern const app_config_ops_t pic_config_ops;
 
 #endif /* PIC_CONFIG_H */

@@ -14,73 +14,37 @@
  *
  * Usage and output formats: pic --help, docs/pic.md.
  */
-#include <stdio.h>
 #include <string.h>
 
 #include "pic.h"
 
-/* Internal status of read_config: --help was answered, stop without error. */
-enum { STATUS_HELP_DONE = -1 };
-
-static void start_mpi(int *argc, char ***argv, pic_t *f)
-{
-    /* Background papcoll algorithms need the monitor thread to call MPI concurrently. */
-    MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &f->thread_level);
-    MPI_Comm_rank(MPI_COMM_WORLD, &f->rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &f->nprocs);
-}
-
-/* Parses the command line on every rank; the lowest failing rank tells why. */
-static int read_config(int argc, char **argv, pic_t *f, pic_config_t *cfg)
-{
-    char err[1024];
-    int rc = pic_config_parse(argc, argv, f->nprocs, cfg, err, sizeof err);
-    int mine = rc == PIC_CONFIG_ERROR ? f->rank : f->nprocs, first;
-
-    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (first < f->nprocs) {
-        if (f->rank == first)
-            fprintf(stderr, "pic: %s\n", err);
-        return STATUS_USAGE;
-    }
-    if (rc == PIC_CONFIG_HELP) {
-        if (f->rank == 0)
-            pic_config_usage();
-        return STATUS_HELP_DONE;
-    }
-    return STATUS_OK;
-}
-
 int main(int argc, char **argv)
 {
+    app_t app;
     pic_config_t cfg;
     pic_t f;
-    int status, down;
+    int status;
 
     memset(&f, 0, sizeof f);
-    memset(&cfg, 0, sizeof cfg);
-    f.argc = argc;
-    f.argv = argv;
 
-    /* Prolog: MPI, configuration, particles, solver, papcoll sites, renderer, trace. */
-    start_mpi(&argc, &argv, &f);
-    status = read_config(argc, argv, &f, &cfg);
-    if (status == STATUS_OK)
-        status = pic_setup(&f, &cfg);
-    if (status == STATUS_OK)
+    /* Prolog: MPI, configuration agreed by all ranks, particles, solver, papcoll sites, renderer, trace. */
+    app_start(&app, "pic", &argc, &argv);
+    status = app_configure(&app, &pic_config_ops, &cfg);
+    if (status == APP_OK)
+        status = pic_setup(&f, &app, &cfg);
+    if (status == APP_OK)
         pic_report_config(&f);
 
     /* Loop: push, migrate, deposit, gather, solve, scatter; render and composite every K steps. */
-    if (status == STATUS_OK)
+    if (status == APP_OK)
         status = pic_run(&f);
 
-    /* Epilog: results, files, the validation line; then tear down in reverse order. */
-    if (status == STATUS_OK || f.done > 0)
+    /* Epilog: results, files, the validation line; then the sites, trace and
+     * context (app_close), the rest, MPI, in reverse order of creation. */
+    if (status == APP_OK || f.done > 0)
         status = pic_report(&f, status);
-    down = pic_teardown(&f);
-    if (status == STATUS_OK)
-        status = down;
+    status = app_worst(status, app_close(&app));
+    pic_free(&f);
     pic_config_free(&cfg);
-    MPI_Finalize();
-    return status == STATUS_HELP_DONE ? 0 : status;
+    return app_finish(&app, status);
 }

@@ -14,6 +14,7 @@
 #ifndef PIC_PIC_H
 #define PIC_PIC_H
 
+#include "app.h"
 #include "composite.h"
 #include "config.h"
 #include "field.h"
@@ -61,10 +62,8 @@ typedef struct {
 
 typedef struct {
     const pic_config_t *cfg;
-    int rank, nprocs;
-    int thread_level;
-    int argc;
-    char **argv;
+    app_t *app;       /* MPI, papcoll context, trace (app.h) */
+    int rank, nprocs; /* the app's */
     pic_problem_t pb;
     pic_grid_t grid;
     pic_parts_t parts;
@@ -72,10 +71,8 @@ typedef struct {
     double *efield;  /* scatter block: field nodes + SX_FIELDS */
     double *gathered, *scatter_out; /* rank 0: P blocks each */
     pic_solver_t solver;            /* rank 0 */
-    papcoll_ctx_t *ctx;
-    papcoll_site_t *gather, *scatter, *image; /* image: the compositing reduce (NULL: IceT or no frames) */
-    papcoll_clock_t clock;
-    paptrace_t *trace;
+    /* The sites (app_close frees them); image: the compositing reduce (NULL: IceT or no frames). */
+    papcoll_site_t *gather, *scatter, *image;
     pic_renderer_t render;
     pic_pixel_ops_t ops;
     int ops_ready;    /* ops created (MPI handles to free) */
@@ -91,20 +88,18 @@ typedef struct {
     double total_time;                /* rank 0: the loop */
     double *all_rec;                  /* rank 0 after the loop: P x done x REC_FIELDS */
     int stop_reason;                  /* rank 0: why the run stopped early (STOP_*) */
-    double t_wall, last_progress;
 } pic_t;
-
-/* Exit statuses. */
-enum { STATUS_OK = 0, STATUS_FAILED = 1, STATUS_USAGE = 2 };
 
 /* Why rank 0 stopped the run (SX_STOP): */
 enum { STOP_NONE = 0, STOP_FAR = 1, STOP_MEMORY = 2, STOP_LOST = 3 };
 
-int pic_setup(pic_t *f, const pic_config_t *cfg);
+/* Prolog after the configuration; a status agreed by all ranks (APP_*). */
+int pic_setup(pic_t *f, app_t *app, const pic_config_t *cfg);
 int pic_run(pic_t *f);
-int pic_teardown(pic_t *f);
+/* Frees everything but the sites, trace and context (after app_close; safe after a failed setup). */
+void pic_free(pic_t *f);
 
-/* One step k (0-based); STATUS_FAILED when the run must stop (all ranks agree through the scatter). */
+/* One step k (0-based); APP_FAILED when the run must stop (all ranks agree through the scatter). */
 int pic_step(pic_t *f, long k);
 
 /* The initial field (charge gather, solve, scatter) and the half step back of the velocities. */

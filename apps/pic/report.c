@@ -77,9 +77,9 @@ void pic_report_config(const pic_t *f)
     printf("  field        papcoll gather 'pic-charge' (%s) -> FFTW Poisson on rank 0 -> papcoll scatter "
            "'pic-field' (%s)\n",
            site_algo(f->gather), site_algo(f->scatter));
-    printf("  papcoll      predictor %s, monitor %s%s\n", papcoll_predictor(f->ctx),
-           papcoll_has_monitor(f->ctx) ? "running" : "not running",
-           f->thread_level == MPI_THREAD_MULTIPLE ? "" : " (no MPI_THREAD_MULTIPLE)");
+    printf("  papcoll      predictor %s, monitor %s%s\n", papcoll_predictor(f->app->ctx),
+           papcoll_has_monitor(f->app->ctx) ? "running" : "not running",
+           f->app->thread_level == MPI_THREAD_MULTIPLE ? "" : " (no MPI_THREAD_MULTIPLE)");
     if (c->frame_every > 0)
         printf("  compositing  %s of %dx%d images every %ld steps, %s %s (asked: %s); frames %s%s\n",
                c->composite == PIC_COMPOSITE_OVER ? "over (rank order, front to back)" : "zbuffer", c->width,
@@ -392,8 +392,17 @@ static void json_validation(json_t *j, const pic_t *f, const summary_t *s)
     }
 }
 
-static void json_body(json_t *j, const pic_t *f, const summary_t *s)
+/* What report_root hands to output_json. */
+typedef struct {
+    const pic_t *f;
+    const summary_t *s;
+} report_t;
+
+/* The members of summary.json. */
+static void json_body(json_t *j, const void *arg)
 {
+    const pic_t *f = ((const report_t *)arg)->f;
+    const summary_t *s = ((const report_t *)arg)->s;
     const pic_config_t *c = f->cfg;
     static const char *const keys[4] = {"push", "migrate", "deposit", "render"};
     int q;
@@ -429,27 +438,7 @@ static void json_body(json_t *j, const pic_t *f, const summary_t *s)
     json_sites(j, s);
     json_stats(j, "load_imbalance", &s->ld);
     json_validation(j, f, s);
-    json_string(j, "predictor", papcoll_predictor(f->ctx));
-}
-
-static int write_json(const pic_t *f, const summary_t *s, char *err, size_t errlen)
-{
-    FILE *fp = output_open(f->cfg->out_dir, "summary.json", err, errlen);
-    json_t j;
-    int rc;
-
-    if (fp == NULL)
-        return -1;
-    json_open(&j, fp);
-    json_begin_object(&j, NULL);
-    json_body(&j, f, s);
-    json_end(&j);
-    rc = json_finish(&j);
-    if (fclose(fp) != 0 || rc != 0) {
-        snprintf(err, errlen, "error writing '%s/summary.json'", f->cfg->out_dir);
-        return -1;
-    }
-    return 0;
+    json_string(j, "predictor", papcoll_predictor(f->app->ctx));
 }
 
 /* Columns per rank: particles, compute before the gather, render, gather and compositing arrival. */
@@ -515,19 +504,13 @@ static int write_csv(const pic_t *f, char *err, size_t errlen)
 {
     FILE *fp = output_open(f->cfg->out_dir, "steps.csv", err, errlen);
     long k;
-    int failed;
 
     if (fp == NULL)
         return -1;
     csv_header(fp, f->nprocs);
     for (k = 0; k < f->done; k++)
         csv_row(fp, f, k);
-    failed = ferror(fp);
-    if (fclose(fp) != 0 || failed) {
-        snprintf(err, errlen, "error writing '%s/steps.csv'", f->cfg->out_dir);
-        return -1;
-    }
-    return 0;
+    return output_close(fp, f->cfg->out_dir, "steps.csv", err, errlen);
 }
 
 static void print_summary_line(const pic_t *f, const summary_t *s)
@@ -546,25 +529,25 @@ static void print_summary_line(const pic_t *f, const summary_t *s)
 static int report_root(pic_t *f, int status)
 {
     summary_t s;
+    int failed;
     char err[600];
 
     memset(&s, 0, sizeof s);
     if (f->all_rec == NULL) /* the records never arrived (reported already) */
-        return STATUS_FAILED;
+        return APP_FAILED;
     if (f->done == 0 || summarize(f, &s) != 0) {
         fprintf(stderr, "pic: no steps completed or out of memory\n");
         summary_free(&s);
-        return STATUS_FAILED;
+        return APP_FAILED;
     }
     print_results(f, &s);
     print_summary_line(f, &s);
     if (f->cfg->out_dir != NULL) {
-        if (write_json(f, &s, err, sizeof err) != 0 || write_csv(f, err, sizeof err) != 0) {
-            fprintf(stderr, "pic: --out: %s\n", err);
-            status = STATUS_FAILED;
-        } else {
-            printf("results: %s/summary.json, %s/steps.csv\n", f->cfg->out_dir, f->cfg->out_dir);
-        }
+        failed = output_json(f->cfg->out_dir, "summary.json", json_body, &(report_t){f, &s}, err,
+                             sizeof err) != 0 ||
+                 write_csv(f, err, sizeof err) != 0;
+        status =
+            app_worst(status, app_results(f->app, f->cfg->out_dir, failed, err, "summary.json", "steps.csv"));
     }
     if (f->frames_written > 0)
         printf("frames: %ld PNG files, %s .. %s\n", f->frames_written, f->first_frame, f->last_frame);
@@ -573,13 +556,10 @@ static int report_root(pic_t *f, int status)
     print_validation(f, &s);
     fflush(stdout);
     summary_free(&s);
-    return s.passed ? status : STATUS_FAILED;
+    return s.passed ? status : APP_FAILED;
 }
 
 int pic_report(pic_t *f, int status)
 {
-    if (f->rank == 0)
-        status = report_root(f, status);
-    MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    return status;
+    return app_share(f->rank == 0 ? report_root(f, status) : status);
 }

@@ -7,25 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output.h"
 #include "pic.h"
 #include "timer.h"
 
-#define PROGRESS_PERIOD 2.0 /* seconds between progress lines */
-
-/* Agrees on a status: the largest of all ranks'. */
-static int agree(int status)
-{
-    int all = status;
-
-    MPI_Allreduce(&status, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    return all;
-}
 
 void pic_die(const pic_t *f, long k, const char *what, int rc)
 {
-    fprintf(stderr, "pic: rank %d: %s (step %ld): %s\n", f->rank, what, k + 1, papcoll_strerror(rc));
-    MPI_Abort(MPI_COMM_WORLD, STATUS_FAILED);
+    char where[64];
+
+    snprintf(where, sizeof where, "step %ld", k + 1);
+    app_die(f->app, what, where, rc);
 }
 
 static void *zalloc(size_t n, size_t sz, int *ok)
@@ -40,25 +31,18 @@ static void *zalloc(size_t n, size_t sz, int *ok)
 static int make_out_dirs(const pic_t *f)
 {
     const pic_config_t *c = f->cfg;
-    char err[512], path[1024];
-    int rc = 0;
+    char path[1024];
+    int status = app_mkdir(f->app, c->out_dir);
 
-    if (f->rank != 0 || c->out_dir == NULL)
-        return STATUS_OK;
-    rc = output_mkdir_p(c->out_dir, err, sizeof err);
-    if (rc == 0 && c->frames && c->frame_every > 0) {
+    if (status == APP_OK && c->out_dir != NULL && c->frames && c->frame_every > 0) {
         snprintf(path, sizeof path, "%s/frames", c->out_dir);
-        rc = output_mkdir_p(path, err, sizeof err);
+        status = app_mkdir(f->app, path);
     }
-    if (rc == 0 && c->snapshot_every > 0) {
+    if (status == APP_OK && c->out_dir != NULL && c->snapshot_every > 0) {
         snprintf(path, sizeof path, "%s/openpmd", c->out_dir);
-        rc = output_mkdir_p(path, err, sizeof err);
+        status = app_mkdir(f->app, path);
     }
-    if (rc != 0) {
-        fprintf(stderr, "pic: --out: %s\n", err);
-        return STATUS_USAGE;
-    }
-    return STATUS_OK;
+    return status;
 }
 
 /* Particles, field blocks, the root's solver and diagnostics, records. */
@@ -89,9 +73,9 @@ static int alloc_state(pic_t *f)
     }
     if (!ok) {
         fprintf(stderr, "pic: rank %d: out of memory (or FFTW planning failed)\n", f->rank);
-        return STATUS_FAILED;
+        return APP_FAILED;
     }
-    return STATUS_OK;
+    return APP_OK;
 }
 
 /* Renderer, pixel operations, the root's frame, IceT. */
@@ -103,7 +87,7 @@ static int alloc_render(pic_t *f)
     int ok = 1;
 
     if (c->frame_every == 0)
-        return STATUS_OK;
+        return APP_OK;
     ok = pic_renderer_init(&f->render, c->composite, c->width, c->height, f->pb.lx, f->pb.ly, in->vmin,
                            in->vmax) == 0;
     /* create sets every handle first, so teardown may free after any outcome */
@@ -115,9 +99,9 @@ static int alloc_render(pic_t *f)
     }
     if (!ok) {
         fprintf(stderr, "pic: rank %d: out of memory for %dx%d images\n", f->rank, c->width, c->height);
-        return STATUS_FAILED;
+        return APP_FAILED;
     }
-    return STATUS_OK;
+    return APP_OK;
 }
 
 static int start_icet(pic_t *f)
@@ -125,12 +109,12 @@ static int start_icet(pic_t *f)
     const pic_config_t *c = f->cfg;
 
     if (c->icet < 0 || c->frame_every == 0)
-        return STATUS_OK;
+        return APP_OK;
     if (pic_icet_init(&f->icet, MPI_COMM_WORLD, c->icet, c->composite, c->width, c->height) != 0) {
         fprintf(stderr, "pic: rank %d: IceT could not be set up\n", f->rank);
-        return STATUS_FAILED;
+        return APP_FAILED;
     }
-    return STATUS_OK;
+    return APP_OK;
 }
 
 /* One line naming what the user gave when papcoll refuses it. */
@@ -161,14 +145,14 @@ static int start_papcoll(pic_t *f)
     const char *what = "papcoll_init";
 
     opts.config_file = c->config_papcoll ? c->config_file : NULL;
-    rc = papcoll_init(MPI_COMM_WORLD, &opts, &f->ctx);
+    rc = app_papcoll(f->app, &opts);
     if (rc == PAPCOLL_OK && (what = "charge gather site") != NULL)
-        rc = papcoll_site_create(f->ctx, "pic-charge", PAPCOLL_OP_GATHER, c->gather_algo, &f->gather);
+        rc = app_site(f->app, "pic-charge", PAPCOLL_OP_GATHER, c->gather_algo, &f->gather);
     if (rc == PAPCOLL_OK && (what = "field scatter site") != NULL)
-        rc = papcoll_site_create(f->ctx, "pic-field", PAPCOLL_OP_SCATTER, c->scatter_algo, &f->scatter);
+        rc = app_site(f->app, "pic-field", PAPCOLL_OP_SCATTER, c->scatter_algo, &f->scatter);
     /* The compositing reduction, unless IceT composites. */
     if (rc == PAPCOLL_OK && c->frame_every > 0 && c->icet < 0 && (what = "--composite-algo") != NULL)
-        rc = papcoll_site_create(f->ctx, "pic-image", PAPCOLL_OP_REDUCE, c->composite_algo, &f->image);
+        rc = app_site(f->app, "pic-image", PAPCOLL_OP_REDUCE, c->composite_algo, &f->image);
     /* Persistent receive buffers: the root's charge blocks, the other ranks' field block. */
     if (rc == PAPCOLL_OK && f->rank == 0)
         rc = papcoll_site_bind_recv(f->gather, f->gathered, gb, MPI_DOUBLE);
@@ -177,71 +161,46 @@ static int start_papcoll(pic_t *f)
     if (rc != PAPCOLL_OK) {
         if (f->rank == 0 || (rc != PAPCOLL_ERR_ALGO && rc != PAPCOLL_ERR_POLICY))
             papcoll_error(f, what, rc);
-        return rc == PAPCOLL_ERR_ALGO || rc == PAPCOLL_ERR_POLICY || rc == PAPCOLL_ERR_CONFIG ||
-                       rc == PAPCOLL_ERR_PREDICTOR
-                   ? STATUS_USAGE
-                   : STATUS_FAILED;
     }
-    papcoll_clock_info(f->ctx, &f->clock);
-    return STATUS_OK;
+    return app_papcoll_status(rc);
 }
 
-/* After the sites exist: rank 0 creates the trace file and installs its record sink. */
-static int start_trace(pic_t *f)
-{
-    const pic_config_t *c = f->cfg;
-    char text[2048];
-    paptrace_meta_t meta = {"pic", f->argc, f->argv, text, 0};
-    int rc;
-
-    if (c->trace_file == NULL)
-        return STATUS_OK;
-    pic_config_text(c, text, sizeof text);
-    rc = paptrace_open(f->ctx, MPI_COMM_WORLD, c->trace_file, &meta, &f->trace);
-    if (rc != 0) {
-        if (f->rank == 0)
-            fprintf(stderr, "pic: --trace: '%s': %s\n", c->trace_file, paptrace_strerror(rc));
-        return STATUS_USAGE;
-    }
-    return STATUS_OK;
-}
-
-int pic_setup(pic_t *f, const pic_config_t *cfg)
+int pic_setup(pic_t *f, app_t *app, const pic_config_t *cfg)
 {
     int status;
 
     f->cfg = cfg;
+    f->app = app;
+    f->rank = app->rank;
+    f->nprocs = app->nprocs;
     f->push_share = f->render_share = 0.5;
     omp_set_num_threads(cfg->threads);
     pic_problem_init(&f->pb, cfg->problem, cfg->ny, cfg->particles);
     pic_grid_init(&f->grid, cfg->nx, cfg->ny, f->pb.lx, f->pb.ly, f->nprocs, f->rank);
-    status = agree(make_out_dirs(f));
-    if (status == STATUS_OK)
-        status = agree(alloc_state(f));
-    if (status == STATUS_OK)
-        status = agree(alloc_render(f));
-    if (status == STATUS_OK)
-        status = agree(start_icet(f));
-    if (status == STATUS_OK)
-        status = agree(start_papcoll(f));
-    /* paptrace_open returns the same status on every rank. */
-    if (status == STATUS_OK)
-        status = start_trace(f);
+    status = app_agree(make_out_dirs(f));
+    if (status == APP_OK)
+        status = app_agree(alloc_state(f));
+    if (status == APP_OK)
+        status = app_agree(alloc_render(f));
+    if (status == APP_OK)
+        status = app_agree(start_icet(f));
+    if (status == APP_OK)
+        status = app_agree(start_papcoll(f));
+    if (status == APP_OK)
+        status = app_trace_open(app, cfg->trace_file, NULL);
     return status;
 }
 
-/* Rank 0, at most every PROGRESS_PERIOD seconds, on stderr. */
+/* Rank 0, at most every 2 s, on stderr. */
 static void progress(pic_t *f, long k)
 {
     const pic_diag_t *d = &f->diag;
-    double now = timer_now();
+    double t = app_progress_due(f->app, f->cfg->quiet);
 
-    if (f->rank != 0 || f->cfg->quiet || now - f->last_progress < PROGRESS_PERIOD)
-        return;
-    f->last_progress = now;
-    fprintf(stderr, "pic: %8.1f s  step %ld/%ld  t = %.2f  |E1| %.3e  energy drift %.2e  frames %ld\n",
-            now - f->t_wall, k + 1, f->cfg->steps, (k + 1) * f->cfg->dt, d->mode1[k + 1], d->max_energy_drift,
-            f->frames_done);
+    if (t >= 0)
+        fprintf(stderr, "pic: %8.1f s  step %ld/%ld  t = %.2f  |E1| %.3e  energy drift %.2e  frames %ld\n", t,
+                k + 1, f->cfg->steps, (k + 1) * f->cfg->dt, d->mode1[k + 1], d->max_energy_drift,
+                f->frames_done);
 }
 
 /* Every record to rank 0, after the loop. */
@@ -252,52 +211,36 @@ static int collect(pic_t *f)
 
     if (f->rank == 0)
         f->all_rec = zalloc(n * P, sizeof(double), &ok);
-    if (agree(ok ? STATUS_OK : STATUS_FAILED) != STATUS_OK) {
+    if (app_agree(ok ? APP_OK : APP_FAILED) != APP_OK) {
         if (f->rank == 0)
             fprintf(stderr, "pic: out of memory collecting the records\n");
-        return STATUS_FAILED;
+        return APP_FAILED;
     }
     MPI_Gather(f->rec, (int)n, MPI_DOUBLE, f->all_rec, (int)n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    return STATUS_OK;
+    return APP_OK;
 }
 
 int pic_run(pic_t *f)
 {
     int status, cstatus;
     long k;
+    double t0 = app_loop_start(f->app);
 
-    f->t_wall = f->last_progress = timer_now();
     status = pic_initial_field(f);
-    for (k = 0; k < f->cfg->steps && status == STATUS_OK; k++) {
+    for (k = 0; k < f->cfg->steps && status == APP_OK; k++) {
         status = pic_step(f, k);
         f->done = k + 1;
         progress(f, k);
     }
-    f->total_time = timer_now() - f->t_wall;
+    f->total_time = timer_now() - t0;
     cstatus = collect(f);
-    return status != STATUS_OK ? status : cstatus;
+    return status != APP_OK ? status : cstatus;
 }
 
-int pic_teardown(pic_t *f)
+void pic_free(pic_t *f)
 {
     pic_diag_t *d = &f->diag;
-    int status = STATUS_OK, rc;
 
-    /* Collective, in this order: the sites' last records reach the trace's
-     * sink in papcoll_site_free; the trace closes before the context. */
-    if (f->image != NULL)
-        papcoll_site_free(&f->image);
-    if (f->scatter != NULL)
-        papcoll_site_free(&f->scatter);
-    if (f->gather != NULL)
-        papcoll_site_free(&f->gather);
-    if (f->trace != NULL && (rc = paptrace_close(&f->trace)) != 0) {
-        if (f->rank == 0)
-            fprintf(stderr, "pic: --trace: closing '%s': %s\n", f->cfg->trace_file, paptrace_strerror(rc));
-        status = STATUS_FAILED;
-    }
-    if (f->ctx != NULL)
-        papcoll_finalize(&f->ctx);
     pic_icet_free(&f->icet);
     if (f->ops_ready)
         pic_pixel_ops_free(&f->ops);
@@ -319,5 +262,4 @@ int pic_teardown(pic_t *f)
     free(d->solve);
     free(d->png);
     free(d->snapshot);
-    return status;
 }

@@ -217,7 +217,7 @@ int pic_initial_field(pic_t *f)
         pic_die(f, -1, "papcoll_gather", rc);
     stop = field_phase(f, -1);
     pic_push_back_half(&f->grid, f->pb.species, f->efield, f->parts.p, f->parts.n, f->cfg->dt);
-    return stop ? STATUS_FAILED : STATUS_OK;
+    return stop ? APP_FAILED : APP_OK;
 }
 
 /* Renders this rank's particles inside the compositing site's PAT window (when there is a site). */
@@ -232,14 +232,14 @@ static void render_phase(pic_t *f, long k)
     pic_render_begin(&f->render);
     if (pic_render_add(&f->render, f->parts.p, half) != 0) {
         fprintf(stderr, "pic: rank %d: out of memory rendering step %ld\n", f->rank, k + 1);
-        MPI_Abort(MPI_COMM_WORLD, STATUS_FAILED);
+        MPI_Abort(MPI_COMM_WORLD, APP_FAILED);
     }
     t1 = timer_now();
     if (f->image != NULL)
         mark(f, f->image, k, 1, f->render_share);
     if (pic_render_add(&f->render, f->parts.p + half, f->parts.n - half) != 0) {
         fprintf(stderr, "pic: rank %d: out of memory rendering step %ld\n", f->rank, k + 1);
-        MPI_Abort(MPI_COMM_WORLD, STATUS_FAILED);
+        MPI_Abort(MPI_COMM_WORLD, APP_FAILED);
     }
     pic_render_end(&f->render);
     t2 = timer_now();
@@ -267,12 +267,12 @@ static void composite_phase(pic_t *f, long k)
         r[REC_C_EXIT] = tm.exit;
         return;
     }
-    r[REC_C_ARR] = papcoll_wtime(f->ctx);
+    r[REC_C_ARR] = papcoll_wtime(f->app->ctx);
     rc = pic_icet_composite(f->icet, f->render.image, f->frame);
-    r[REC_C_EXIT] = papcoll_wtime(f->ctx);
+    r[REC_C_EXIT] = papcoll_wtime(f->app->ctx);
     if (rc != 0) {
         fprintf(stderr, "pic: rank %d: IceT compositing failed at step %ld\n", f->rank, k + 1);
-        MPI_Abort(MPI_COMM_WORLD, STATUS_FAILED);
+        MPI_Abort(MPI_COMM_WORLD, APP_FAILED);
     }
 }
 
@@ -287,7 +287,7 @@ static void write_frame(pic_t *f, long k)
     pic_image_to_rgb(c->composite, f->frame, c->width, c->height, f->rgb);
     if (pic_png_write(f->last_frame, c->width, c->height, f->rgb, err, sizeof err) != 0) {
         fprintf(stderr, "pic: %s\n", err);
-        MPI_Abort(MPI_COMM_WORLD, STATUS_FAILED);
+        MPI_Abort(MPI_COMM_WORLD, APP_FAILED);
     }
     if (f->frames_written++ == 0)
         memcpy(f->first_frame, f->last_frame, sizeof f->first_frame);
@@ -323,10 +323,10 @@ int pic_step(pic_t *f, long k)
         if (pic_snapshot(f, k + 1, err, sizeof err) != 0) {
             if (f->rank == 0)
                 fprintf(stderr, "pic: snapshot: %s\n", err);
-            return STATUS_FAILED;
+            return APP_FAILED;
         }
         if (f->rank == 0)
             f->diag.snapshot[k + 1] = timer_now() - t0;
     }
-    return stop ? STATUS_FAILED : STATUS_OK;
+    return stop ? APP_FAILED : APP_OK;
 }

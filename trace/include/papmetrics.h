@@ -3,7 +3,8 @@
  * @brief The metrics of DESIGN.md ("Metrics"), defined once for every program.
  *
  * Per call: run time, average elapsed time, imbalance, absorption,
- * efficiency; the root-port lower bound of gather and scatter; summary
+ * efficiency; the lower bounds of gather, scatter, bcast, reduce and
+ * allreduce, and Marendic's round model of segmented reductions; summary
  * statistics of a sample (median and 95% confidence interval of the mean);
  * autocorrelation of a series.  Part of libpaptrace, which stores r and e
  * per call in every trace; papbench, fft and paptrace compute theirs with
@@ -63,39 +64,144 @@ double pm_absorption(double balanced, double runtime, double imbalance);
 double pm_efficiency(double lower_bound, double runtime);
 
 /*
- * The root-port lower bound of gather and scatter
+ * Lower bounds of a call's run time r = max f - min a, for the call's
+ * arrivals a[P], valid for every algorithm (each is justified below); the
+ * efficiency of a call is LB / r.
  *
- * Every leaf block (alpha + b beta) must cross the root's port.  Gather: a
- * block cannot leave before its leaf arrives; serving blocks in arrival
- * order (Jackson's rule) minimises the completion of that single-server
- * schedule, so LB = max(a_root, completion) - min a.  Scatter: blocks leave
- * from the root's arrival on, one after another, and a leaf cannot exit
- * before it arrives; giving the later slots to the later arrivals is
- * optimal, so LB = max_k max(a_(k), a_root + k c) - min a.
- */
-
-/**
- * The port model.  A block of b bytes occupies the port for alpha + b beta,
+ * The port model.  A message of b bytes occupies a port for alpha + b beta,
  * beta being the per-byte time of blocks sent back to back (the port's
- * sustained rate).  credit: how much sooner a block completes when the port
- * has been idle long enough, as behind a token bucket (the emulated
+ * sustained rate); a port is full duplex and serves one message at a time
+ * in each direction.  credit: how much sooner a block completes when the
+ * port has been idle long enough, as behind a token bucket (the emulated
  * cluster's tbf burst); it is the difference between back-to-back and
- * isolated transfers, about 0 on a real link.  A port idle for g seconds
- * gives back min(g, credit), which amounts to releasing every block
- * `credit` earlier, so the bound stays the serial schedule of DESIGN.md
- * with shifted releases.  (apps/common/lowerbound.h measures it.)
+ * isolated transfers, about 0 on a real link, and is clamped to [0, b beta]
+ * per block.  A port idle for g seconds gives back min(g, credit), which
+ * amounts to releasing every block `credit` earlier.  gamma: seconds per
+ * byte of combining two vectors (MPI_Reduce_local of the reduction's
+ * operation and type), reductions only.  (apps/common/lowerbound.h
+ * measures the model.)
+ *
+ * Below, p(b) = alpha + b beta - clamp(credit, 0, b beta) is the least time
+ * b bytes take through one port.  Every bound is 0 for P = 1.
  */
 typedef struct {
-    double alpha;  /**< seconds per block */
+    double alpha;  /**< seconds per message */
     double beta;   /**< seconds per byte, back to back */
     double credit; /**< seconds, 0 <= credit <= b beta (clamped) */
+    double gamma;  /**< seconds per byte combined (reductions; 0 otherwise) */
 } pm_lb_model_t;
 
-/** Lower bound of a gather's run time (s) for arrivals a[P]; NaN out of memory. */
+/**
+ * Gather (block = bytes of one rank's block): every leaf block must cross
+ * the root's port, a block not before its leaf arrives; serving blocks in
+ * arrival order (Jackson's rule) minimises the completion of that
+ * single-server schedule, so LB = max(a_root, completion) - min a.  NaN out
+ * of memory.
+ */
 double pm_lb_gather(int P, const double *a, int root, const pm_lb_model_t *m, size_t block);
 
-/** Lower bound of a scatter's run time (s) for arrivals a[P]; NaN out of memory. */
+/**
+ * Scatter: blocks leave from the root's arrival on, one after another, and
+ * a leaf cannot exit before it arrives; giving the later slots to the later
+ * arrivals is optimal, so LB = max_k max(a_(k), a_root + k c) - min a.
+ */
 double pm_lb_scatter(int P, const double *a, int root, const pm_lb_model_t *m, size_t block);
+
+/**
+ * Bcast of a vector of `bytes` (the root-port model):
+ *
+ *   LB = max(a_root + p(bytes), max_i a_i) - min a.
+ *
+ * The vector exists from the root's arrival on, every other rank needs all
+ * of it, so it leaves the root's port at least once and the first rank to
+ * have it cannot have it before a_root + p(bytes); no rank exits before it
+ * arrives.  A term a_i + p(bytes) for every non-root (it must receive the
+ * whole vector after its own arrival) would bound only algorithms that
+ * receive inside the call: an eager message, or a background receive in
+ * the monitor thread from the edge on, delivers before the rank arrives, so
+ * it is left out.
+ */
+double pm_lb_bcast(int P, const double *a, int root, const pm_lb_model_t *m, size_t bytes);
+
+/**
+ * Reduce of a vector of `bytes` to root:
+ *
+ *   LB = max(max_i a_i,  max_{i != root} a_i + p(bytes),  a_root + t_own) - min a
+ *   t_own = min(bytes gamma, gamma (2 alpha - k + bytes beta) / (beta + gamma)),
+ *   k = clamp(credit, 0, bytes beta).
+ *
+ * Every element of the result depends on every rank's vector.  A non-root
+ * rank's vector exists from its arrival on, and all of it (for an algorithm
+ * that does not look at the data, which none does) must leave the rank's
+ * port: at least one message, p(bytes), after its arrival; the last
+ * non-root to arrive sets the term.  The root's own vector exists from
+ * a_root on: the root combines a part (1 - f) itself, (1 - f) bytes gamma,
+ * and ships the rest out and receives the combined result back, at least
+ * two messages, 2 alpha + f bytes beta - k (the two directions of its port
+ * overlap); the best split f gives t_own (f = 0 when bytes gamma <= 2 alpha
+ * - k).  Not in the bound, because some algorithm or protocol escapes
+ * them: the combine of the last arrival's data (pipelined segments shrink
+ * it towards zero), the log2 P latency of a reduction tree (with eager or
+ * background receives a rank may combine data received before it arrived),
+ * the total combine work (P - 1) bytes gamma spread over the ranks (the
+ * monitor thread of a background algorithm computes before its rank
+ * arrives).
+ */
+double pm_lb_reduce(int P, const double *a, int root, const pm_lb_model_t *m, size_t bytes);
+
+/**
+ * Allreduce (root is ignored): every rank needs every other rank's vector
+ * and its own combined in, so with the arguments of pm_lb_reduce
+ *
+ *   LB = max_i a_i + max(p(bytes), t_own) - min a:
+ *
+ * the last rank to arrive must push its vector through its port for the
+ * others, and must combine its own vector or ship it out and back.
+ */
+double pm_lb_allreduce(int P, const double *a, int root, const pm_lb_model_t *m, size_t bytes);
+
+/** The signature every pm_lb_* shares (bytes: of a block or of the vector). */
+typedef double (*pm_lb_fn)(int P, const double *a, int root, const pm_lb_model_t *m, size_t bytes);
+
+/** The lower bound of the operation called name ("gather", ..., "allreduce"), or NULL. */
+pm_lb_fn pm_lb_find(const char *name);
+
+/*
+ * Marendic's round model of segmented reductions (Marendic 2016, Sect. 5.2
+ * and 5.4).  A vector of m bytes in N segments of B = m / N bytes; in a
+ * round of d = alpha + B (beta + gamma) every rank sends, receives and
+ * combines at most one segment.  Balanced, an optimal schedule takes
+ * ceil(log2 P) + N - 1 rounds; it is the model of the equi-segmenting
+ * algorithms (Clairvoyant), not a bound for algorithms of other segment
+ * sizes, and papbench reports it next to the lower bound above.
+ */
+
+/** Round time d = alpha + seg_bytes (beta + gamma). */
+double pm_round_time(const pm_lb_model_t *m, double seg_bytes);
+
+/**
+ * The segment count of the model's optimal equi-segmenting reduction
+ * (Marendic Eq. 1 differentiated): N = sqrt((n - 1) m (beta + gamma) /
+ * alpha), n = ceil(log2 P), rounded and kept in [1, max_segments]; 1 when
+ * n <= 1, max_segments when alpha = 0.
+ */
+int pm_round_segments(int P, size_t bytes, const pm_lb_model_t *m, int max_segments);
+
+/**
+ * The fewest rounds of a reduction of N segments when rank i takes part
+ * from round rho_i = floor((a_i - min a) / d) on, the round during which it
+ * arrives (as Marendic's generator forms its group of ready ranks: those
+ * arriving within d of the round's start).  The first segment complete at
+ * the root needs R_1 rounds, the smallest R >= max rho with sum_i 2^-(R -
+ * rho_i) <= 1 (a rank receives at most one segment per round, so the ranks
+ * whose data one copy of a segment holds at most double per round: Kraft's
+ * inequality over the combining tree), and the root receives the other
+ * N - 1 segments in a round each: R = R_1 + N - 1.  Balanced, R_1 =
+ * ceil(log2 P), Marendic's n + N - 1; a single rank late by D rounds gives
+ * D + N once 2^D >= P - 1 (Marendic Sect. 7: P = 128, N = 40, d = 0.643 ms,
+ * I = 59.8 ms: R = 133).  0 for P = 1; -1 when d <= 0 or out of memory.
+ */
+long pm_round_count(int P, const double *a, double d, int N);
 
 /*
  * Statistics of a sample

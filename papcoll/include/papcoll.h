@@ -158,6 +158,8 @@ typedef struct {
  *       no monitor thread): its declared fallback runs with one warning per
  *       site, the call fails with PAPCOLL_ERR_RESTRICT on every rank, or the
  *       fallback runs without a word
+ *   PAPCOLL_SEGMENT_BYTES / segment_bytes     segment size of SEGMENTED
+ *       (pipelined) algorithms, default 65536; the same on every rank
  *   PAPCOLL_CHECK / check                     1: every call first verifies that
  *       all ranks chose the same algorithm and plan (one extra allreduce per
  *       call; PAPCOLL_ERR_AGREE otherwise).  For debugging and tests.

@@ -61,7 +61,7 @@ void papcoll__warn(papcoll_ctx_t *ctx, const char *fmt, ...)
 /* The [papcoll] section of the INI file. */
 typedef struct {
     char policy[PAPCOLL_OP_COUNT][64];
-    char predictor[32], resync[32], fallback[32], check[32];
+    char predictor[32], resync[32], fallback[32], check[32], segment[32];
 } config_t;
 
 static const char *const op_ini_keys[] = {
@@ -100,6 +100,8 @@ static int on_ini(void *user, const char *section, const char *key, const char *
         dst = c->fallback;
     else if (strcmp(key, "check") == 0)
         dst = c->check;
+    else if (strcmp(key, "segment_bytes") == 0)
+        dst = c->segment;
     if (dst == NULL)
         return 0; /* unknown key: an error, not silently dropped */
     snprintf(dst, len, "%s", value);
@@ -133,6 +135,22 @@ static int read_resync(papcoll_ctx_t *ctx, const papcoll_options_t *o, const cha
         return PAPCOLL_ERR_CONFIG;
     }
     ctx->clock_every = v > 0 ? (int)v : 0;
+    return PAPCOLL_OK;
+}
+
+/* PAPCOLL_SEGMENT_BYTES: environment > config file > 64 KiB. */
+static int read_segment(papcoll_ctx_t *ctx, const papcoll_options_t *o, const char *cfg)
+{
+    const char *text = first_of(getenv("PAPCOLL_SEGMENT_BYTES"), cfg, "65536", NULL);
+    char *end;
+    long v = strtol(text, &end, 10);
+
+    if (end == text || *end != '\0' || v < 1 || v > (1L << 30)) {
+        if (ctx->rank == 0 && !o->quiet)
+            fprintf(stderr, "papcoll: segment_bytes '%s' is not a number of bytes in [1, 2^30]\n", text);
+        return PAPCOLL_ERR_CONFIG;
+    }
+    ctx->segment_bytes = (size_t)v;
     return PAPCOLL_OK;
 }
 
@@ -182,6 +200,7 @@ static int read_options(papcoll_ctx_t *ctx, const papcoll_options_t *o)
         return PAPCOLL_ERR_PREDICTOR;
     papcoll__pred_format(&ctx->pred, ctx->pred_text, sizeof(ctx->pred_text));
     if ((rc = read_resync(ctx, o, cfg.resync)) != PAPCOLL_OK ||
+        (rc = read_segment(ctx, o, cfg.segment)) != PAPCOLL_OK ||
         (rc = read_switches(ctx, o, &cfg)) != PAPCOLL_OK)
         return rc;
     for (op = 0; op < PAPCOLL_OP_COUNT; op++)
@@ -200,21 +219,24 @@ static int dup_comm(MPI_Comm comm, MPI_Comm *out)
 }
 
 /*
- * What selection depends on must be the same on every rank: whether there
- * are monitor threads, the check switch (it adds a communicator per site)
- * and the fallback policy.  A rank whose options failed fails everyone.
+ * What selection and plans depend on must be the same on every rank:
+ * whether there are monitor threads, the check switch (it adds a
+ * communicator per site), the fallback policy and the segment size.  A rank
+ * whose options failed fails everyone.
  */
 static int agree(papcoll_ctx_t *ctx, int rc)
 {
-    int mine[4] = {rc != PAPCOLL_OK, !ctx->has_monitor, ctx->check, (int)ctx->fallback}, all[4];
+    int mine[5] = {rc != PAPCOLL_OK, !ctx->has_monitor, ctx->check, (int)ctx->fallback,
+                   (int)ctx->segment_bytes}, all[5];
 
-    if (PMPI_Allreduce(mine, all, 4, MPI_INT, MPI_MAX, ctx->comm) != MPI_SUCCESS)
+    if (PMPI_Allreduce(mine, all, 5, MPI_INT, MPI_MAX, ctx->comm) != MPI_SUCCESS)
         return PAPCOLL_ERR_MPI;
     if (all[0])
         return rc != PAPCOLL_OK ? rc : PAPCOLL_ERR_CONFIG;
     ctx->has_monitor = !all[1];
     ctx->check = all[2];
     ctx->fallback = (papcoll__fallback_t)all[3];
+    ctx->segment_bytes = (size_t)all[4];
     return PAPCOLL_OK;
 }
 

@@ -40,6 +40,7 @@ struct papcoll_ctx {
     int quiet;
     int has_monitor;      /* sites run monitor threads */
     int check;            /* PAPCOLL_CHECK: agreement check at every call */
+    size_t segment_bytes; /* PAPCOLL_SEGMENT_BYTES: segment size of SEGMENTED algorithms */
     papcoll__fallback_t fallback;
     papcoll__predspec_t pred;
     char pred_text[32];

@@ -12,9 +12,9 @@
  *            PAPCOLL_FALLBACK=error, error codes of misuse
  *   matrix   algorithm x root {0, P-1, P/2} x PAT kind, each such slot
  *            running its share of the operation's combinations (count x
- *            datatype layout x reduction op x in place, rotating with
- *            algorithm and P so that every combination runs once per
- *            algorithm and P) plus a large case; random 0-3 ms delays
+ *            datatype layout x reduction op x in place: about 64 per
+ *            algorithm and P, rotating with P so that the process counts of
+ *            a run cover them all) plus large ones; random 0-3 ms delays
  *   stress   the monitor path over many iterations per site, a context per
  *            predictor: edges at random fractions, missing, late and double
  *            edges, ranks without processing_start, roots, arguments and
@@ -62,7 +62,7 @@ typedef struct {
     const char *algo;  /* only these algorithm names, comma-separated */
     int op;            /* -1 or papcoll_op_t */
     const char *phase; /* NULL: all phases */
-    int stride;        /* run 1 of stride of the small combinations */
+    int stride;        /* run 1 of stride of the small combinations (0: per op, see stride_of) */
     int iters;         /* stress iterations per site and predictor */
     int watchdog;      /* seconds per case */
     int no_large;
@@ -70,7 +70,7 @@ typedef struct {
     uint64_t seed;
 } opts_t;
 
-static opts_t g_opt = {0, NULL, -1, NULL, 1, 24, 60, 0, 0, 20200601};
+static opts_t g_opt = {0, NULL, -1, NULL, 0, 24, 60, 0, 0, 20200601};
 static long g_printed;
 
 /* ------------------------------------------------------------ watchdog */
@@ -502,6 +502,23 @@ static int run_case(const case_t *c, inputs_t *in)
     return bad | check_case(c, in, &x, rc);
 }
 
+/* Segment size of the nomon and subcomm contexts: many segments already at
+ * small counts, and boundaries inside the elements of derived types (12, 13,
+ * 16 and 24 bytes do not divide it). */
+#define ODD_SEGMENT "1000"
+
+/* papcoll_init with PAPCOLL_SEGMENT_BYTES = segment (NULL: the default). */
+static int init_ctx(MPI_Comm comm, const papcoll_options_t *o, const char *segment, papcoll_ctx_t **ctx)
+{
+    int rc;
+
+    if (segment != NULL)
+        setenv("PAPCOLL_SEGMENT_BYTES", segment, 1);
+    rc = papcoll_init(comm, o, ctx);
+    unsetenv("PAPCOLL_SEGMENT_BYTES");
+    return rc;
+}
+
 /* ------------------------------------------------------------ known library defects */
 
 /*
@@ -696,30 +713,43 @@ static void matrix_case(case_t c, const combo_t *k, int kid, int ri, inputs_t *i
         tally(t, c.op, run_case(&c, in));
 }
 
+/* Small combinations per algorithm and P by default: an op with more runs
+ * one in ceil(n / SMALL_PER_P) of them at each P. */
+#define SMALL_PER_P 64
+
+/* One in how many small combinations of op run per algorithm and P. */
+static int stride_of(papcoll_op_t op)
+{
+    return g_opt.stride > 0 ? g_opt.stride : (g_combos[op].nsmall + SMALL_PER_P - 1) / SMALL_PER_P;
+}
+
 /*
- * One site: its slots (root x PAT kind) share the op's small combinations,
- * each combination running in exactly one slot: slot (k + rot) mod nslots,
- * where rot depends on op, algorithm and P, so that which root and PAT kind
- * meets which combination changes from algorithm to algorithm and from P to
- * P.  With --stride N one in N of them runs (again rotating with P).  The
- * large combinations are dealt out the same way, at least one per slot.
+ * One site.  Its slots (root x PAT kind) run every slot; the small
+ * combinations are sampled twice over:
+ *   which ones run at this P: with stride s, combination k runs at the P
+ *     with P = k + sel (mod s), sel a hash of (op, algorithm), so a list
+ *     of process counts that holds s consecutive ones (tests/run's holds
+ *     1 to 5) runs every combination of every algorithm;
+ *   in which slot: the j-th that runs goes to slot (j + rot) mod nslots,
+ *     rot a hash of (op, algorithm, P), so that over the run a combination
+ *     meets different roots and PAT kinds.
+ * The large combinations are dealt out to the slots the same way, every
+ * one at least once and every slot at least one.
  */
 static void matrix_site(const case_t *base, inputs_t *in, tally_t *t)
 {
     papcoll_op_t op = base->op;
     int roots[3], nroot = roots_of(op, roots), pats[NPATS], npat = pats_of(op, base->algo, pats);
-    int nslots = nroot * npat, s, k, j, turn, nl = g_combos[op].nlarge;
-    int rot = (int)(mix64(((uint64_t)op << 40) ^ ((uint64_t)base->algo << 20) ^ (uint64_t)g_w.size) %
-                    (uint64_t)nslots);
+    int nslots = nroot * npat, s, k, j, nl = g_combos[op].nlarge, stride = stride_of(op);
+    uint64_t h = mix64(((uint64_t)op << 40) ^ ((uint64_t)base->algo << 20));
+    int sel = (int)(h % (uint64_t)stride), rot = (int)(mix64(h ^ (uint64_t)g_w.size) % (uint64_t)nslots);
     case_t c = *base;
 
     for (s = 0; s < nslots; s++) {
         c.root = roots[s / npat], c.pat = pats[s % npat];
-        for (k = 0; k < g_combos[op].nsmall; k++) {
-            turn = k + rot;
-            if (turn % nslots == s && (turn / nslots + g_w.size) % g_opt.stride == 0)
+        for (k = 0, j = 0; k < g_combos[op].nsmall; k++)
+            if ((k + sel) % stride == g_w.size % stride && (j++ + rot) % nslots == s)
                 matrix_case(c, &g_combos[op].small[k], k, s / npat, in, t);
-        }
         for (j = s; !g_opt.no_large && nl > 0 && j < (nslots > nl ? nslots : nl); j += nslots)
             matrix_case(c, &g_combos[op].large[(j + rot) % nl], 512 + (j + rot) % nl, s / npat, in, t);
     }
@@ -915,7 +945,7 @@ static void phase_nomon(papcoll_ctx_t *main_ctx, inputs_t *in, tally_t *t)
 
     (void)main_ctx;
     watch("nomon: papcoll_init");
-    if ((rc = papcoll_init(g_w.comm, &o, &ctx)) != 0) {
+    if ((rc = init_ctx(g_w.comm, &o, ODD_SEGMENT, &ctx)) != 0) {
         printf("FAIL mpi_matrix nomon P=%d rank=%d: papcoll_init(no_monitor) returned %s\n", g_w.size,
                g_w.rank, papcoll_err_name(rc));
         tally_setup_failure(t, PAPCOLL_OP_GATHER);
@@ -964,7 +994,7 @@ static void phase_subcomm(papcoll_ctx_t *main_ctx, inputs_t *in, tally_t *t)
     MPI_Comm_rank(sub, &g_w.rank);
     MPI_Comm_size(sub, &g_w.size);
     watch("subcomm: papcoll_init");
-    if ((rc = papcoll_init(sub, &o, &ctx)) != 0) {
+    if ((rc = init_ctx(sub, &o, ODD_SEGMENT, &ctx)) != 0) {
         printf("FAIL mpi_matrix subcomm: P=%d rank=%d: papcoll_init returned %s\n", g_w.size, g_w.rank,
                papcoll_err_name(rc));
         tally_setup_failure(&half, PAPCOLL_OP_GATHER);
@@ -1434,6 +1464,9 @@ static void api_config(void)
     setenv("PAPCOLL_CHECK", "2", 1);
     expect_config_error(&o, "PAPCOLL_CHECK=2");
     setenv("PAPCOLL_CHECK", "1", 1);
+    setenv("PAPCOLL_SEGMENT_BYTES", "0", 1);
+    expect_config_error(&o, "PAPCOLL_SEGMENT_BYTES=0");
+    unsetenv("PAPCOLL_SEGMENT_BYTES");
     o.config_file = "/nonexistent/papcoll.ini";
     expect_config_error(&o, "a missing INI file");
     remove(path);
@@ -1693,7 +1726,7 @@ static int parse_args(int argc, char **argv)
         else
             i++;
     }
-    if (g_opt.stride < 1 || g_opt.iters < 0 || g_opt.watchdog < 1)
+    if (g_opt.stride < 0 || g_opt.iters < 0 || g_opt.watchdog < 1)
         return -1;
     return check_algo_names();
 }
@@ -1760,7 +1793,8 @@ static void free_buffers(void)
 /*
  * The environment the matrix needs, whatever the caller's: the agreement
  * check on for every call, fallbacks that run (the api phase sets error
- * itself), and no algorithm, predictor or file chosen from outside.
+ * itself), and no algorithm, predictor, segment size or file chosen from
+ * outside.
  */
 static void own_environment(void)
 {
@@ -1771,6 +1805,7 @@ static void own_environment(void)
     unsetenv("PAPCOLL_CONFIG");
     unsetenv("PAPCOLL_PREDICTOR");
     unsetenv("PAPCOLL_CLOCK_RESYNC");
+    unsetenv("PAPCOLL_SEGMENT_BYTES");
     for (op = 0; op < PAPCOLL_OP_COUNT; op++)
         unsetenv(g_opdef[op].env);
 }

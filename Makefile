@@ -201,4 +201,7 @@ install: check-deps $(STATIC) $(SHARED)
 clean:
 	rm -rf build lib bin
 
+# The PMPI interposer and its test programs.
+include pmpi/pmpi.mk
+
 -include $(ALL_SRC:%.c=$(OBJ)/%.d)

@@ -1,0 +1,171 @@
+/*
+ * The agreement of ranks on the call site of each call (docs/pmpi.md,
+ * "Agreement").  Per communicator, every rank keeps the same state, changed
+ * only by what all ranks learned together:
+ *
+ *   sites      the agreed call sites, each with the site that followed it
+ *              the last time (next) and how many agreed calls in a row
+ *              confirmed that successor (streak);
+ *   prev       the site of the previous call.
+ *
+ * A call is *trusted* when the successor of prev has been confirmed
+ * PAPCOLL_AGREE=stable:N times and has the call's op, root and size (which
+ * every rank of a correct program passes alike).  Then every rank runs it on
+ * that site without communicating; each rank notes whether its own stack ID
+ * matched, and every IP_CHECK_WINDOW trusted calls one MPI_Iallreduce tells
+ * all ranks whether any rank missed.  It completes when the next window is
+ * posted: then the window's edges lose their streak, and the calls after
+ * them are agreed again.  Every other call is *agreed*: a blocking
+ * MPI_Allreduce of (key, ~key) with MPI_MAX on our duplicate gives the
+ * maximum and the minimum key; equal means one site for everybody, else the
+ * call passes through on every rank.
+ *
+ * No rank can be left waiting: whether a call is trusted, and when a check
+ * is posted or completed, is a function of the shared state and of the
+ * call's shared arguments only, so every rank issues the same sequence of
+ * agreement collectives on our duplicate; and every site is created after an
+ * agreement on its key, by every rank at the same call.
+ */
+#include <limits.h>
+#include <string.h>
+
+#include "pmpi.h"
+
+/* The predicted site of this call, or -1 when it must be agreed. */
+static int predicted(const ip_comm_t *pc, const ip_call_t *c, long long bytes)
+{
+    const ip_site_t *p, *s;
+
+    if (ip_g.cfg.stable == 0 || pc->prev < 0)
+        return -1;
+    p = &pc->sites[pc->prev];
+    if (p->next < 0 || p->streak < ip_g.cfg.stable)
+        return -1;
+    s = &pc->sites[p->next];
+    if (s->site == NULL || s->op != c->op || s->root != c->root || s->bytes != bytes)
+        return -1;
+    return p->next;
+}
+
+/* An agreed call: prev -> idx (-1: passed through) confirms or replaces
+ * prev's successor. */
+static void link_agreed(ip_comm_t *pc, int idx)
+{
+    ip_site_t *p;
+
+    if (pc->prev >= 0) {
+        p = &pc->sites[pc->prev];
+        if (idx >= 0 && p->next == idx) {
+            if (p->streak < INT_MAX)
+                p->streak++;
+        } else {
+            p->next = idx;
+            p->streak = idx >= 0;
+        }
+    }
+    pc->prev = idx;
+}
+
+/* Completes the check in flight; a miss anywhere resets its window's edges. */
+static void check_complete(ip_comm_t *pc)
+{
+    double t0;
+    int i;
+
+    if (pc->check == MPI_REQUEST_NULL)
+        return;
+    t0 = PMPI_Wtime();
+    if (PMPI_Wait(&pc->check, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+        pc->check_out = 1; /* unknown: agree again */
+    ip_time_agree(PMPI_Wtime() - t0, 0);
+    if (pc->check_out == 0)
+        return;
+    ip_count(IP_CNT_CHECK_FAILED, 1);
+    for (i = 0; i < pc->sent.n; i++)
+        pc->sites[pc->sent.from[i]].streak = 0;
+}
+
+static void check_post(ip_comm_t *pc)
+{
+    check_complete(pc);
+    pc->sent = pc->win;
+    pc->check_in = pc->win.mismatch;
+    pc->check_out = 0;
+    if (PMPI_Iallreduce(&pc->check_in, &pc->check_out, 1, MPI_INT, MPI_MAX, pc->dup, &pc->check) != MPI_SUCCESS)
+        pc->check = MPI_REQUEST_NULL;
+    ip_count(IP_CNT_CHECKS, 1);
+    memset(&pc->win, 0, sizeof pc->win);
+}
+
+static int trusted(ip_comm_t *pc, int idx, uint64_t key)
+{
+    ip_window_t *w = &pc->win;
+
+    if (pc->sites[idx].key != key) {
+        ip_count(IP_CNT_MISPREDICTED, 1);
+        w->mismatch = 1;
+    }
+    w->from[w->n++] = pc->prev;
+    pc->prev = idx;
+    ip_count(IP_CNT_TRUSTED, 1);
+    if (w->n == IP_CHECK_WINDOW)
+        check_post(pc);
+    return idx;
+}
+
+/* PAPCOLL_SITE_DEPTH=0: the key holds op, root and size only, which every
+ * rank of a correct program passes alike, so no agreement is needed. */
+static int by_signature(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long bytes, ip_pass_t *why)
+{
+    int idx = -1, r = ip_comm_site(pc, c, key, bytes, &idx);
+
+    ip_count(IP_CNT_SIGNATURE, 1);
+    if (r != 0) {
+        *why = (ip_pass_t)(r - 1);
+        return -1;
+    }
+    return idx;
+}
+
+/*
+ * The site index of this call, or -1 with *why when every rank passes it
+ * through.  key: this rank's stack ID mixed with op, root and bytes.
+ */
+int ip_agree(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long bytes, ip_pass_t *why)
+{
+    unsigned long long v[2] = {key, ~key}, m[2];
+    int idx, r;
+    double t0;
+
+    if (ip_g.cfg.depth == 0) /* the key is the call's signature: the same everywhere */
+        return by_signature(pc, c, key, bytes, why);
+    if ((idx = predicted(pc, c, bytes)) >= 0)
+        return trusted(pc, idx, key);
+    t0 = PMPI_Wtime();
+    r = PMPI_Allreduce(v, m, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, pc->dup);
+    ip_time_agree(PMPI_Wtime() - t0, 1);
+    ip_count(IP_CNT_AGREED, 1);
+    if (r != MPI_SUCCESS || m[0] != ~m[1]) { /* max key != min key */
+        *why = IP_PASS_PATHS;
+        ip_comm_diverged(pc, c, key, bytes);
+        link_agreed(pc, -1);
+        return -1;
+    }
+    r = ip_comm_site(pc, c, key, bytes, &idx);
+    if (r != 0) {
+        *why = (ip_pass_t)(r - 1);
+        link_agreed(pc, r - 1 == IP_PASS_NOSITE ? idx : -1);
+        return -1;
+    }
+    link_agreed(pc, idx);
+    return idx;
+}
+
+/* Before the communicator's state goes: the last window and the check in
+ * flight (every rank has the same window, so all post it). */
+void ip_agree_drain(ip_comm_t *pc)
+{
+    if (pc->win.n > 0)
+        check_post(pc);
+    check_complete(pc);
+}

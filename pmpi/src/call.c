@@ -1,0 +1,198 @@
+/*
+ * One intercepted collective: the pass-through decisions, each from what
+ * every rank of the communicator sees alike (interposer off, inter-
+ * communicator, size, context, the agreement on the call site), then the
+ * call through papcoll on the agreed site.
+ *
+ * Pass-through means the program's own arguments handed to PMPI_<Op> on the
+ * program's communicator.  A call through papcoll runs on the site's
+ * duplicate of it: the same group and ranks, so the same semantics (in
+ * trace mode, the same PMPI_<Op> call of the MPI library, papcoll's "mpi"
+ * algorithm); only messages of other communicators can no longer match it,
+ * which no correct program relies on.
+ *
+ * The op adapters are generated from papcoll_ops.def: an op added there
+ * without its three functions here does not compile.
+ */
+#include <stdio.h>
+
+#include "pmpi.h"
+
+/* Bytes of `count` elements of `type`; -1 for an invalid type (the
+ * agreement then differs, and PMPI reports the error). */
+static long long type_bytes(int count, MPI_Datatype type)
+{
+    MPI_Count size = 0;
+
+    if (type == MPI_DATATYPE_NULL || PMPI_Type_size_x(type, &size) != MPI_SUCCESS)
+        return -1;
+    return (long long)count * (long long)size;
+}
+
+static int ip_run_gather(papcoll_site_t *s, const ip_call_t *c)
+{
+    return papcoll_gather(s, c->sbuf, c->scount, c->stype, c->rbuf, c->rcount, c->rtype, c->root);
+}
+static int ip_pmpi_gather(const ip_call_t *c)
+{
+    return PMPI_Gather(c->sbuf, c->scount, c->stype, c->rbuf, c->rcount, c->rtype, c->root, c->comm);
+}
+static long long ip_bytes_gather(const ip_call_t *c, int rank)
+{
+    return rank == c->root ? type_bytes(c->rcount, c->rtype) : type_bytes(c->scount, c->stype);
+}
+
+static int ip_run_scatter(papcoll_site_t *s, const ip_call_t *c)
+{
+    return papcoll_scatter(s, c->sbuf, c->scount, c->stype, c->rbuf, c->rcount, c->rtype, c->root);
+}
+static int ip_pmpi_scatter(const ip_call_t *c)
+{
+    return PMPI_Scatter(c->sbuf, c->scount, c->stype, c->rbuf, c->rcount, c->rtype, c->root, c->comm);
+}
+static long long ip_bytes_scatter(const ip_call_t *c, int rank)
+{
+    return rank == c->root ? type_bytes(c->scount, c->stype) : type_bytes(c->rcount, c->rtype);
+}
+
+/* bcast: the buffer travels as rbuf, rcount, rtype. */
+static int ip_run_bcast(papcoll_site_t *s, const ip_call_t *c)
+{
+    return papcoll_bcast(s, c->rbuf, c->rcount, c->rtype, c->root);
+}
+static int ip_pmpi_bcast(const ip_call_t *c)
+{
+    return PMPI_Bcast(c->rbuf, c->rcount, c->rtype, c->root, c->comm);
+}
+static long long ip_bytes_bcast(const ip_call_t *c, int rank)
+{
+    (void)rank;
+    return type_bytes(c->rcount, c->rtype);
+}
+
+/* reductions: count and datatype travel as rcount, rtype. */
+static int ip_run_reduce(papcoll_site_t *s, const ip_call_t *c)
+{
+    return papcoll_reduce(s, c->sbuf, c->rbuf, c->rcount, c->rtype, c->mop, c->root);
+}
+static int ip_pmpi_reduce(const ip_call_t *c)
+{
+    return PMPI_Reduce(c->sbuf, c->rbuf, c->rcount, c->rtype, c->mop, c->root, c->comm);
+}
+static long long ip_bytes_reduce(const ip_call_t *c, int rank)
+{
+    (void)rank;
+    return type_bytes(c->rcount, c->rtype);
+}
+
+static int ip_run_allreduce(papcoll_site_t *s, const ip_call_t *c)
+{
+    return papcoll_allreduce(s, c->sbuf, c->rbuf, c->rcount, c->rtype, c->mop);
+}
+static int ip_pmpi_allreduce(const ip_call_t *c)
+{
+    return PMPI_Allreduce(c->sbuf, c->rbuf, c->rcount, c->rtype, c->mop, c->comm);
+}
+static long long ip_bytes_allreduce(const ip_call_t *c, int rank)
+{
+    (void)rank;
+    return type_bytes(c->rcount, c->rtype);
+}
+
+typedef struct {
+    int (*run)(papcoll_site_t *site, const ip_call_t *c);
+    int (*pmpi)(const ip_call_t *c);
+    long long (*bytes)(const ip_call_t *c, int rank);
+} adapter_t;
+
+static const adapter_t adapters[PAPCOLL_OP_COUNT] = {
+#define PAPCOLL_OP(NAME, name, dflt, env, ini, kind) {ip_run_##name, ip_pmpi_##name, ip_bytes_##name},
+#include "papcoll_ops.def"
+#undef PAPCOLL_OP
+};
+
+static uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 31;
+    x *= 0x9e3779b97f4a7c15ull;
+    x ^= x >> 29;
+    x *= 0xbf58476d1ce4e5b9ull;
+    return x ^ (x >> 32);
+}
+
+static int pass(const ip_call_t *c, ip_pass_t why)
+{
+    ip_count(why, 1);
+    return adapters[c->op].pmpi(c);
+}
+
+/* A papcoll error as an MPI error, through the program's error handler on
+ * its communicator (MPI_ERRORS_ARE_FATAL by default: the job stops). */
+static int mpi_error(const ip_call_t *c, const ip_site_t *s, int rc)
+{
+    int code = rc == PAPCOLL_ERR_TRUNCATE ? MPI_ERR_TRUNCATE
+               : rc == PAPCOLL_ERR_DATATYPE ? MPI_ERR_TYPE
+               : rc == PAPCOLL_ERR_INVAL    ? MPI_ERR_ARG
+                                            : MPI_ERR_INTERN;
+
+    ip_count(IP_CNT_ERRORS, 1);
+    fprintf(stderr, "papcoll_pmpi: rank %d: %s at site %s: %s\n", ip_g.world_rank, papcoll_op_name(c->op),
+            s->name, papcoll_strerror(rc));
+    PMPI_Comm_call_errhandler(c->comm, code);
+    return code;
+}
+
+/* Through papcoll on the agreed site, or to PMPI with the reason counted. */
+static int handled(ip_comm_t *pc, const ip_call_t *c)
+{
+    const adapter_t *a = &adapters[c->op];
+    long long bytes = a->bytes(c, pc->rank);
+    uint64_t key = mix64((ip_g.cfg.depth > 0 ? ip_site_key(c->caller, ip_g.cfg.depth) : 0) ^
+                         mix64(((uint64_t)c->op << 56) ^ ((uint64_t)(uint32_t)c->root << 24) ^ (uint64_t)bytes));
+    ip_pass_t why = IP_PASS_PATHS;
+    ip_site_t *s;
+    int idx, rc;
+
+    idx = ip_agree(pc, c, key, bytes, &why);
+    if (idx < 0) {
+        ip_inside--;
+        return pass(c, why);
+    }
+    s = &pc->sites[idx];
+    s->calls++;
+    rc = a->run(s->site, c);
+    ip_inside--;
+    if (rc == PAPCOLL_OK) {
+        ip_count(IP_CNT_OP0 + (int)c->op, 1);
+        return MPI_SUCCESS;
+    }
+    return mpi_error(c, s, rc);
+}
+
+int ip_collective(const ip_call_t *c)
+{
+    int inter = 0, size = 0;
+    ip_comm_t *pc;
+
+    if (ip_inside > 0 || !ip_g.ready) {
+        if (ip_inside > 0)
+            ip_count(IP_CNT_NESTED, 1);
+        return adapters[c->op].pmpi(c);
+    }
+    if (ip_g.cfg.mode == IP_MODE_OFF)
+        return pass(c, IP_PASS_OFF);
+    if (c->comm == MPI_COMM_NULL || PMPI_Comm_test_inter(c->comm, &inter) != MPI_SUCCESS)
+        return adapters[c->op].pmpi(c); /* not a communicator: MPI reports it */
+    if (inter)
+        return pass(c, IP_PASS_INTERCOMM);
+    PMPI_Comm_size(c->comm, &size);
+    if (size < ip_g.cfg.min_ranks)
+        return pass(c, IP_PASS_SMALL);
+    ip_inside++;
+    pc = ip_comm_get(c->comm);
+    if (pc->ctx == NULL) {
+        ip_inside--;
+        return pass(c, IP_PASS_NOCONTEXT);
+    }
+    return handled(pc, c); /* leaves the guard */
+}

@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# The PMPI interposer (docs/pmpi.md): unmodified programs that check their
+# own collectives -- C (check_c), Fortran with mpif.h (check_mpif) and with
+# `use mpi` (check_usempi), Python/mpi4py (check_py.py) -- run under
+# LD_PRELOAD=lib/libpapcoll_pmpi.so and must keep passing:
+#
+#   trace mode, P = 3 and 4: results right, the summary's counts as the
+#     programs force them (paths that differ, intercommunicator, MPI_COMM_SELF),
+#     trace files that paptrace info/stats/pat read, a pat file that papbench
+#     replays;
+#   replace mode with every algorithm of every op forced (the list comes from
+#     papcoll-algos, i.e. papcoll_algo_count/name): run k forces algorithm
+#     k mod count(op) of every op at once, check_c at P = 3 and 4, one Fortran
+#     and the Python checker alternating P;
+#   the agreement variants: PAPCOLL_AGREE=stable:N (trusted calls, the late
+#     divergence counted), PAPCOLL_SITE_DEPTH=0 (no agreement) and 2,
+#     PAPCOLL_SITE_ID=function; a refused configuration (interposer off).
+#
+# About 3 minutes on 2 cores.
+set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+LIB=$OUTDIR/lib/libpapcoll_pmpi.so
+T=$OUTDIR/build/tests/pmpi
+PT=$OUTDIR/bin/paptrace
+PB=$OUTDIR/bin/papbench
+PY=/usr/bin/python3
+need_bins "$T/check_c" "$T/check_mpif" "$T/check_usempi" "$T/reduce_loop" "$T/papcoll-algos" "$PT" "$PB"
+[[ -f $LIB ]] || { echo "FAIL: $LIB missing (run make)"; exit 1; }
+$PY -c 'import mpi4py, numpy' 2>/dev/null ||
+    { echo "FAIL: $PY lacks mpi4py or numpy (Debian: python3-mpi4py python3-numpy; jobs/deps --install)"; exit 1; }
+make_scratch
+cd "$TMP" || exit 1 # trace mode's default file, papcoll-trace.h5, lands here
+unset PAPCOLL_MODE PAPCOLL_TRACE PAPCOLL_SITE_DEPTH PAPCOLL_SITE_ID PAPCOLL_AGREE PAPCOLL_MIN_RANKS PAPCOLL_MAX_SITES
+unset PAPCOLL_CONFIG PAPCOLL_PREDICTOR PAPCOLL_FALLBACK PAPCOLL_CHECK
+while read -r _ _ env; do unset "$env"; done < <("$T/papcoll-algos")
+failures=0
+fail() {
+    echo "FAIL pmpi: $*"
+    failures=$((failures + 1))
+}
+
+# run NAME NP [VAR=VALUE...] -- PROGRAM ARGS: one mpirun under the
+# interposer; the log is $TMP/NAME.log.  Fails unless the program passed its
+# own checks and the summary's counts line was printed.
+run() {
+    local name=$1 np=$2 envs=(-x LD_PRELOAD="$LIB") log=$TMP/$1.log
+    shift 2
+    while [[ $1 != -- ]]; do envs+=(-x "$1"); shift; done
+    shift
+    timeout -k 5 120 mpirun --oversubscribe --mca mpi_yield_when_idle 1 -np "$np" "${envs[@]}" "$@" >"$log" 2>&1
+    local rc=$?
+    if [[ $rc -ne 0 ]] || ! grep -qE "check_[a-z]+: P=$np: [0-9]+ checks, 0 failed$" "$log" ||
+        ! grep -q '^papcoll_pmpi: counts:' "$log"; then
+        fail "$name: exit $rc; $(grep -m3 -E 'FAIL|rror|papcoll_pmpi: rank' "$log" | tr '\n' ' ')(log below)"
+        tail -n 15 "$log" | sed 's/^/    /'
+        return 1
+    fi
+}
+
+# count KEY NAME: a value of the summary's counts line of run NAME.
+count() {
+    sed -n "s/^papcoll_pmpi: counts:.* $1=\([0-9]*\).*/\1/p" "$TMP/$2.log"
+}
+handled() {
+    local n=0 op
+    for op in $OPS; do n=$((n + $(count "$op" "$1"))); done
+    echo $n
+}
+# at_least NAME N: at least N rank-calls went through papcoll.
+at_least() {
+    [[ $(handled "$1") -ge $2 ]] || fail "$1: only $(handled "$1") rank-calls went through papcoll, expected >= $2"
+}
+expect() { # NAME KEY OP VALUE
+    local v
+    v=$(count "$2" "$1")
+    awk -v a="${v:-x}" -v b="$4" -v op="$3" 'BEGIN { exit !(a != "x" && (op == "==" ? a == b : op == ">=" ? a >= b : a <= b)) }' ||
+        fail "$1: $2=${v:-missing}, expected $3 $4"
+}
+
+OPS=$("$T/papcoll-algos" | awk '!seen[$1]++ { printf "%s ", $1 }')
+
+# 1. Trace mode, the defaults: every call agreed, call sites by return address.
+for np in 3 4; do
+    run "trace-c-$np" $np PAPCOLL_TRACE="$TMP/c$np.h5" -- "$T/check_c" || continue
+    # check_c: 5 + 1 calls whose ranks come from different functions, 2
+    # intercommunicator collectives and one on MPI_COMM_SELF per rank.
+    expect "trace-c-$np" paths == $((6 * np))
+    expect "trace-c-$np" intercomm == $((2 * np))
+    expect "trace-c-$np" small ">=" $np
+    expect "trace-c-$np" errors == 0
+    at_least "trace-c-$np" $((200 * np))
+    grep -q "paths differ at allreduce@check_c+" "$TMP/trace-c-$np.log" || fail "trace-c-$np: summary does not list the diverging site"
+done
+# Fortran: the two functions of the diverging call are inlined into one,
+# so PAPCOLL_SITE_ID=function sees one site there (and everywhere else).
+run trace-mpif-3 3 PAPCOLL_TRACE="$TMP/f.h5" -- "$T/check_mpif" && expect trace-mpif-3 paths ">=" 9 &&
+    at_least trace-mpif-3 250
+run trace-usempi-4 4 PAPCOLL_TRACE="$TMP/u.h5" PAPCOLL_SITE_ID=function -- "$T/check_usempi" &&
+    expect trace-usempi-4 paths == 0 && at_least trace-usempi-4 400
+run trace-py-4 4 PAPCOLL_TRACE="$TMP/p.h5" -- $PY "$ROOT/tests/pmpi/check_py.py" && expect trace-py-4 paths == 12 &&
+    at_least trace-py-4 400
+
+# The traces: the world's file and the sub-communicators' files.
+for f in "$TMP"/c4.h5 "$TMP"/c4.*.h5 "$TMP"/f.h5 "$TMP"/u.h5 "$TMP"/p.h5; do
+    [[ -f $f ]] || { fail "trace file $f missing"; continue; }
+    "$PT" info "$f" >"$TMP/info" 2>&1 || fail "paptrace info $f: $(head -2 "$TMP/info")"
+done
+ls "$TMP"/c4.*.h5 >/dev/null 2>&1 || fail "no trace file of check_c's sub-communicators"
+grep -q '^program  *check_c$' <("$PT" info "$TMP/c4.h5") || fail "c4.h5: program is not check_c"
+"$PT" stats "$TMP/c4.h5" >"$TMP/stats" 2>&1 || fail "paptrace stats c4.h5: $(head -2 "$TMP/stats")"
+site=$("$PT" info "$TMP/c4.h5" | awk '$2 ~ /^allreduce@check_c/ && $8 + 0 >= 20 { print $2; exit }')
+[[ -n $site ]] || fail "c4.h5: no allreduce site with 20 calls (the loop)"
+"$PT" pat "$TMP/c4.h5" --site "$site" >"$TMP/c.pat" 2>"$TMP/err" || fail "paptrace pat: $(cat "$TMP/err")"
+
+# An overhead-style loop: trace, pat, replay in papbench.
+timeout -k 5 120 mpirun --oversubscribe --mca mpi_yield_when_idle 1 -np 4 -x LD_PRELOAD="$LIB" \
+    -x PAPCOLL_TRACE="$TMP/loop.h5" "$T/reduce_loop" --iters 30 --warmup 2 --bytes 65536 --delay-us 200 \
+    >"$TMP/loop.log" 2>&1 && grep -q 'check=ok' "$TMP/loop.log" || fail "reduce_loop in trace mode: $(tail -3 "$TMP/loop.log")"
+loopsite=$("$PT" info "$TMP/loop.h5" 2>/dev/null | awk '$2 ~ /^reduce@reduce_loop/ { print $2; exit }')
+"$PT" pat "$TMP/loop.h5" --site "$loopsite" --skip 2 >"$TMP/loop.pat" 2>"$TMP/err" || fail "pat of reduce_loop: $(cat "$TMP/err")"
+[[ $(grep -vc '^#' "$TMP/loop.pat") -eq 30 ]] || fail "loop.pat: $(grep -vc '^#' "$TMP/loop.pat") lines, expected 30"
+timeout -k 5 120 mpirun --oversubscribe --mca mpi_yield_when_idle 1 -np 4 "$PB" --algos ls,sls --size 4K --iters 3 \
+    --warmup 0 --base-ms 1 --quiet --pattern "replay:$TMP/loop.pat" >"$TMP/replay.log" 2>&1 ||
+    fail "papbench does not replay the interposer's pat file: $(tail -2 "$TMP/replay.log")"
+
+# 2. Replace mode, every algorithm of every op forced.
+mapfile -t ALGOS < <("$T/papcoll-algos")
+max=$(printf '%s\n' "${ALGOS[@]}" | awk '{ n[$1]++ } END { for (o in n) if (n[o] > m) m = n[o]; print m }')
+for ((k = 0; k < max; k++)); do
+    forced=() label=""
+    for op in $OPS; do
+        mapfile -t mine < <(printf '%s\n' "${ALGOS[@]}" | awk -v o="$op" '$1 == o { print $2 " " $3 }')
+        pick=${mine[$((k % ${#mine[@]}))]}
+        forced+=("${pick#* }=${pick%% *}")
+        label+="${op}:${pick%% *} "
+    done
+    echo "replace $k: $label"
+    np=$((3 + k % 2)) other=$((4 - k % 2))
+    for p in 3 4; do
+        run "replace-c-$k-$p" $p PAPCOLL_MODE=replace "${forced[@]}" -- "$T/check_c" &&
+            expect "replace-c-$k-$p" errors == 0 && expect "replace-c-$k-$p" paths == $((6 * p)) &&
+            at_least "replace-c-$k-$p" $((200 * p))
+    done
+    fprog=$([[ $((k % 2)) -eq 0 ]] && echo check_mpif || echo check_usempi)
+    run "replace-f-$k" $np PAPCOLL_MODE=replace PAPCOLL_SITE_ID=function "${forced[@]}" -- "$T/$fprog" &&
+        expect "replace-f-$k" errors == 0 && expect "replace-f-$k" paths == 0 && at_least "replace-f-$k" $((100 * np))
+    run "replace-py-$k" $other PAPCOLL_MODE=replace "${forced[@]}" -- $PY "$ROOT/tests/pmpi/check_py.py" &&
+        expect "replace-py-$k" errors == 0 && at_least "replace-py-$k" $((100 * other))
+done
+# The thread level is raised once, where a background algorithm is wanted.
+grep -q "thread level raised" "$TMP"/replace-c-*-3.log 2>/dev/null ||
+    fail "no run said that it raised the thread level (gather's default, bsls, is a background algorithm)"
+for f in "$TMP"/replace-c-*-3.log; do
+    [[ $(grep -c "thread level raised" "$f") -le 1 ]] || fail "$(basename "$f"): the thread level message repeats"
+done
+
+# 3. Agreement variants.
+run stable-4 4 PAPCOLL_AGREE=stable:4 PAPCOLL_SITE_DEPTH=2 -- "$T/check_c" --iters 16 &&
+    expect stable-4 trusted ">=" 100 && expect stable-4 mispredicted ">=" 2 && expect stable-4 check_failed ">=" 4
+run depth0-3 3 PAPCOLL_SITE_DEPTH=0 PAPCOLL_MODE=replace -- "$T/check_c" &&
+    expect depth0-3 agreed == 0 && expect depth0-3 paths == 0 && expect depth0-3 signature ">=" 500
+run bad-config 3 PAPCOLL_MODE=bogus -- "$T/check_c" && expect bad-config off ">=" 500 &&
+    { grep -q "papcoll_pmpi: PAPCOLL_MODE='bogus' is not trace, replace or off; interposer off" "$TMP/bad-config.log" ||
+        fail "bad-config: no error line"; }
+run bad-trace 3 PAPCOLL_TRACE="$TMP/no/such/dir/t.h5" -- "$T/check_c" && at_least bad-trace 600 &&
+    { grep -q "papcoll_pmpi: trace '$TMP/no/such/dir/t.h5' for MPI_COMM_WORLD (3 ranks): .*; its calls are not recorded" \
+        "$TMP/bad-trace.log" || fail "bad-trace: no error line for the missing directory"; }
+
+if [[ $failures -gt 0 ]]; then
+    echo "pmpi: $failures failure(s)"
+    exit 1
+fi
+echo "pmpi: PASS"

@@ -27,8 +27,29 @@ int papcoll__plan_alloc(papcoll__plan_t *plan, int P)
     return PAPCOLL_ERR_NOMEM;
 }
 
+void *papcoll__plan_xdata(papcoll__plan_t *plan, const void *owner)
+{
+    if (plan->xowner == owner)
+        return plan->xdata;
+    if (plan->xdata != NULL && plan->xfree != NULL)
+        plan->xfree(plan->xdata);
+    plan->xdata = NULL;
+    plan->xfree = NULL;
+    plan->xowner = NULL;
+    return NULL;
+}
+
+void papcoll__plan_xdata_set(papcoll__plan_t *plan, const void *owner, void *data, void (*xfree)(void *))
+{
+    papcoll__plan_xdata(plan, NULL); /* frees what is there */
+    plan->xdata = data;
+    plan->xfree = xfree;
+    plan->xowner = data != NULL ? owner : NULL;
+}
+
 void papcoll__plan_free(papcoll__plan_t *plan)
 {
+    papcoll__plan_xdata(plan, NULL);
     free(plan->pred);
     free(plan->order);
     free(plan->v2r);

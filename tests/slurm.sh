@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Test of the SLURM scripts without SLURM: syntax (bash -n, shellcheck when
-# installed), dry runs under faked SLURM variables (the srun lines: one rank
-# per node, CPUs per task, OpenMP threads, the job directory), one real run of
-# papbench.sbatch through a fake srun that starts mpirun on local ranks, and
-# the error outside a job.  Exit 0 pass, 1 fail.  About 5 s.
+# installed), dry runs under faked SLURM variables (the launch lines: one rank
+# per node, CPUs per task, OpenMP threads, the job directory), the launch
+# method jobs/slurm/launch picks from what a (fake) srun offers, one real run
+# of papbench.sbatch through a fake srun that starts mpirun on local ranks,
+# one through a fake srun that starts separate singletons (caught, the job
+# stops), and the error outside a job.  Exit 0 pass, 1 fail.  About 10 s.
+# A real SLURM: tests/slurmcluster.sh.
 set -uo pipefail
 
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -15,21 +18,22 @@ fail() { echo "FAIL: slurm: $*"; exit 1; }
 
 make_scratch
 
-for f in "$S"/*.sbatch "$S"/lib.sh; do
+for f in "$S"/*.sbatch "$S"/lib.sh "$S"/launch "$ROOT"/jobs/slurmcluster; do
     bash -n "$f" || fail "bash -n $f"
 done
 sc="shellcheck not installed"
 if command -v shellcheck >/dev/null 2>&1; then
-    shellcheck -x "$S"/*.sbatch "$S"/lib.sh >"$TMP/sc.log" 2>&1 || fail "shellcheck: $(head -n 3 "$TMP/sc.log" | tr '\n' ' ')"
+    shellcheck -x "$S"/*.sbatch "$S"/lib.sh "$S"/launch "$ROOT"/jobs/slurmcluster >"$TMP/sc.log" 2>&1 || fail "shellcheck: $(head -n 3 "$TMP/sc.log" | tr '\n' ' ')"
     sc="shellcheck clean"
 fi
 
-# A job of 8 nodes with 4 CPUs per task, as sbatch would describe it.
+# A job of 8 nodes with 4 CPUs per task, as sbatch would describe it; srun
+# --mpi=pmix (LAUNCH=pmix: this machine's srun, if any, has no cluster).
 fake_job() {
     env SLURM_JOB_ID=4242 SLURM_JOB_NUM_NODES=8 SLURM_NTASKS=8 SLURM_CPUS_PER_TASK=4 \
-        SLURM_JOB_NODELIST='n[01-08]' SLURM_SUBMIT_DIR="$ROOT" PAPCOLL_RUNS="$TMP/runs" "$@"
+        SLURM_JOB_NODELIST='n[01-08]' SLURM_SUBMIT_DIR="$ROOT" PAPCOLL_RUNS="$TMP/runs" LAUNCH=pmix "$@"
 }
-SRUN='+ srun --nodes=8 --ntasks=8 --ntasks-per-node=1 --cpus-per-task=4 --kill-on-bad-exit=1 '
+SRUN='+ srun --nodes=8 --ntasks=8 --ntasks-per-node=1 --cpus-per-task=4 --kill-on-bad-exit=1 --mpi=pmix '
 
 fake_job bash "$S/papbench.sbatch" --dry-run >"$TMP/pb.log" 2>&1 || fail "papbench.sbatch --dry-run: $(tail -n 1 "$TMP/pb.log")"
 grep -qx '+ export OMP_NUM_THREADS=4' "$TMP/pb.log" || fail "papbench.sbatch: OMP_NUM_THREADS not from the CPUs per task"
@@ -49,8 +53,8 @@ grep -q '^papbench-sweep.sbatch: point 35 of 35: scatter, size 2M, max delay 500
     fail "papbench-sweep.sbatch: no progress line 'point 35 of 35'"
 
 fake_job bash "$S/reproduce.sbatch" smoke --dry-run >"$TMP/re.log" 2>&1 || fail "reproduce.sbatch --dry-run: $(tail -n 1 "$TMP/re.log")"
-[[ $(grep -c "^    srun --nodes=3 --ntasks=3 --ntasks-per-node=1 --cpus-per-task=4 .* --out $TMP/runs/reproduce-4242/smoke/runs/" \
-    "$TMP/re.log") == 4 ]] || fail "reproduce.sbatch: expected 4 srun lines of the smoke experiment"
+[[ $(grep -c "^    $S/launch --nodes 3 --ppn 1 --cpus 4 -- .* --out $TMP/runs/reproduce-4242/smoke/runs/" \
+    "$TMP/re.log") == 4 ]] || fail "reproduce.sbatch: expected 4 launch lines of the smoke experiment"
 [[ ! -e $TMP/runs ]] || fail "a dry run created $TMP/runs"
 
 # Outside a job: one line, non-zero.
@@ -59,31 +63,60 @@ out=$(env -u SLURM_JOB_ID bash "$S/papbench.sbatch" 2>&1) && fail "papbench.sbat
 out=$(env -u SLURM_JOB_ID "$ROOT/jobs/reproduce" smoke --rig slurm 2>&1) && fail "reproduce --rig slurm ran outside a job"
 [[ $(tail -n 1 <<<"$out") == "reproduce: --rig slurm runs inside an allocation"* ]] || fail "reproduce outside a job: '$out'"
 
-# A real run through a fake srun (mpirun on local ranks, as many as --ntasks).
-real="no real run (no mpirun or $BIN/papbench)"
-if command -v mpirun >/dev/null 2>&1 && [[ -x $BIN/papbench ]]; then
-    mkdir "$TMP/fake"
-    cat >"$TMP/fake/srun" <<'EOF'
+# The launch method from what srun offers (a fake srun answers --mpi=list).
+mkdir "$TMP/fake"
+fake_srun() { # $1: the plugins 'srun --mpi=list' names; $2: the launch line
+    cat >"$TMP/fake/srun" <<EOF
 #!/bin/bash
-[[ ${1:-} == --version ]] && { echo "slurm (fake)"; exit 0; }
+[[ \${1:-} == --version ]] && { echo "slurm (fake)"; exit 0; }
+[[ \${1:-} == --mpi=list ]] && { echo "MPI plugin types are..."; printf '\t%s\n' $1; exit 0; }
 n=1
-while [[ ${1:-} == --* ]]; do [[ $1 == --ntasks=* ]] && n=${1#--ntasks=}; shift; done
-exec mpirun --oversubscribe --mca mpi_yield_when_idle 1 -np "$n" "$@"
+while [[ \${1:-} == --* ]]; do [[ \$1 == --ntasks=* ]] && n=\${1#--ntasks=}; shift; done
+$2
 EOF
     chmod +x "$TMP/fake/srun"
-    env SLURM_JOB_ID=77 SLURM_JOB_NUM_NODES=3 SLURM_CPUS_PER_TASK=1 SLURM_SUBMIT_DIR="$ROOT" \
-        PAPCOLL_RUNS="$TMP/runs" PAPCOLL_BIN="$BIN" PATH="$TMP/fake:$PATH" \
-        OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-        OMPI_MCA_btl_vader_single_copy_mechanism=none \
-        PAPBENCH_ARGS="--algos ls,sls --size 16K --iters 3 --warmup 1 --maxdelay 2 --base-ms 2 --quiet" \
-        bash "$S/papbench.sbatch" >"$TMP/real.log" 2>&1 || fail "papbench.sbatch with a fake srun: $(tail -n 2 "$TMP/real.log" | tr '\n' ' ')"
+}
+which_launch() { env PATH="$TMP/fake:$PATH" "$@" "$S/launch" --which; }
+fake_srun "none pmix cray_shasta pmi2" "exit 1"
+[[ $(which_launch LAUNCH=auto) == "pmix (srun --mpi=list offers pmix)" ]] || fail "launch: pmix offered, not chosen"
+[[ $(which_launch SRUN_EXTRA=--mpi=pmi2) == "srun (SRUN_EXTRA names the MPI plugin)" ]] || fail "launch: SRUN_EXTRA --mpi ignored"
+[[ $(which_launch LAUNCH=mpirun) == "mpirun (LAUNCH=mpirun)" ]] || fail "launch: LAUNCH=mpirun ignored"
+fake_srun "none pmi2" "exit 1"
+[[ $(which_launch LAUNCH=auto) == "mpirun (srun --mpi=list offers no pmix)" ]] || fail "launch: no pmix, and not mpirun"
+out=$(which_launch LAUNCH=bogus 2>&1) && fail "launch: LAUNCH=bogus accepted"
+[[ $out == "launch: LAUNCH must be auto, pmix, mpirun or srun (got 'bogus')" ]] || fail "launch: LAUNCH=bogus: '$out'"
+
+# Real runs through a fake srun: mpirun on local ranks, as many as --ntasks;
+# then separate singletons (an MPI without the cluster's PMI): caught.
+real="no real run (no mpirun or $BIN/papbench)"
+if command -v mpirun >/dev/null 2>&1 && [[ -x $BIN/papbench ]]; then
+    MPI='mpirun --oversubscribe --mca mpi_yield_when_idle 1'
+    pb_job() { # $1: job id
+        env SLURM_JOB_ID="$1" SLURM_JOB_NUM_NODES=3 SLURM_CPUS_PER_TASK=1 SLURM_SUBMIT_DIR="$ROOT" \
+            PAPCOLL_RUNS="$TMP/runs" PAPCOLL_BIN="$BIN" PATH="$TMP/fake:$PATH" \
+            PAPBENCH_ARGS="--algos ls,sls --size 16K --iters 3 --warmup 1 --maxdelay 2 --base-ms 2 --quiet" \
+            bash "$S/papbench.sbatch"
+    }
+    fake_srun "none pmix" "exec $MPI -np \"\$n\" \"\$@\""
+    pb_job 77 >"$TMP/real.log" 2>&1 || fail "papbench.sbatch with a fake srun: $(tail -n 2 "$TMP/real.log" | tr '\n' ' ')"
     d=$TMP/runs/papbench-77
     for f in results.json results.csv papbench.log job.txt; do [[ -s $d/$f ]] || fail "real run: no $d/$f"; done
     grep -q '^exit papbench: 0$' "$d/job.txt" || fail "real run: job.txt has no exit status"
+    grep -q '^launch: pmix (srun --mpi=list offers pmix)$' "$d/job.txt" || fail "real run: job.txt has no launch method"
     grep -q 'validation: PASSED' "$d/papbench.log" || fail "real run: papbench did not validate"
-    real="papbench.sbatch through a fake srun wrote runs/papbench-<id>/"
+    grep -q '^launch: pmix (srun --mpi=list offers pmix): srun .*--mpi=pmix .*/papbench ' "$d/papbench.log" ||
+        fail "real run: the log does not show the launch command"
+
+    fake_srun "none pmix" "for ((i = 0; i < n; i++)); do $MPI -np 1 \"\$@\" & done; wait"
+    pb_job 78 >"$TMP/single.log" 2>&1 && fail "papbench.sbatch with singletons succeeded"
+    want="launch: the ranks did not form one communicator of 3: 3 program(s) of size(s) 1 1 1 (pmix:"
+    grep -qF "$want" "$TMP/single.log" || fail "singletons: no line '$want': $(tail -n 2 "$TMP/single.log" | tr '\n' ' ')"
+    [[ $(tail -n 1 "$TMP/single.log") == "papbench.sbatch: papbench: the ranks did not form one MPI job"* ]] ||
+        fail "singletons: the job's last line is not the launch failure: $(tail -n 1 "$TMP/single.log")"
+    grep -q '^exit papbench: 3$' "$TMP/runs/papbench-78/job.txt" || fail "singletons: job.txt has no exit 3"
+    real="papbench.sbatch through a fake srun wrote runs/papbench-<id>/; singletons caught"
 fi
 
-echo "PASS: slurm: bash -n, $sc; dry runs: srun lines, threads, job directories, 35-point sweep;" \
-    "errors outside a job; $real"
+echo "PASS: slurm: bash -n, $sc; dry runs: launch lines, threads, job directories, 35-point sweep;" \
+    "launch method from srun --mpi=list; errors outside a job; $real"
 exit 0

@@ -2,8 +2,9 @@
 # Shared by the jobs/slurm/*.sbatch scripts (jobs/README.md); sourced after
 # their edit block, never run.  A script calls
 #
-#   slurm_init NAME "$@"          job directory, threads, srun line, job.txt
-#   slurm_run LABEL -- CMD ARGS   srun CMD on every node, output to LABEL.log
+#   slurm_init NAME "$@"          job directory, threads, launch method, job.txt
+#   slurm_run LABEL -- CMD ARGS   CMD on every node (jobs/slurm/launch: srun
+#                                 --mpi=pmix or mpirun), output to LABEL.log
 #   slurm_finish                  summary; exit status 1 if a run failed
 #
 # With --dry-run (or PAPCOLL_DRY_RUN=1) nothing runs and nothing is written:
@@ -45,7 +46,8 @@ slurm_job_txt() {
         echo "git: $rev"
         echo "mpi: $(mpirun --version 2>/dev/null | head -n 1 || echo unknown)"
         echo "srun: $(srun --version 2>/dev/null || echo unknown)"
-        echo "modules: $( (module -t list 2>&1 || true) | tr '\n' ' ')"
+        echo "launch: $LAUNCH_DESC"
+        echo "modules: $( (type module >/dev/null 2>&1 && module -t list 2>&1 || echo none) | tr '\n' ' ')"
     } >"$JOB_DIR/job.txt"
 }
 
@@ -69,12 +71,13 @@ slurm_init() {
     # OpenMP threads fill the task's CPUs; papcoll's monitor thread shares them.
     export OMP_NUM_THREADS=$JOB_CPUS
     JOB_DIR=${PAPCOLL_RUNS:-$PAP_ROOT/runs}/$JOB_NAME-$JOB_ID
-    # srun inherits --cpus-per-task no more (Slurm 22.05): it is given again.
-    # shellcheck disable=SC2206  # SRUN_EXTRA is a word list
-    SRUN=(srun --nodes="$JOB_NODES" --ntasks="$JOB_NODES" --ntasks-per-node=1
-        --cpus-per-task="$JOB_CPUS" --kill-on-bad-exit=1 ${SRUN_EXTRA:-})
+    # The launcher reads these from the environment (edit block or submission).
+    export LAUNCH=${LAUNCH:-auto} SRUN_EXTRA=${SRUN_EXTRA:-} MPIRUN_EXTRA=${MPIRUN_EXTRA:-}
+    LAUNCHER=("$PAP_ROOT/jobs/slurm/launch" --nodes "$JOB_NODES" --cpus "$JOB_CPUS")
+    LAUNCH_DESC=$("${LAUNCHER[@]}" --which) || exit 1
     SLURM_RUNS=0 SLURM_FAILED=()
     echo "$PAP_TOOL: job $JOB_ID, $JOB_NODES nodes x 1 rank, $JOB_CPUS CPUs per task; output in $JOB_DIR"
+    echo "$PAP_TOOL: ranks start with $LAUNCH_DESC"
     if [[ $SLURM_DRY == 1 ]]; then
         echo "$PAP_TOOL: dry run: commands are printed, not run"
         slurm_show export OMP_NUM_THREADS="$OMP_NUM_THREADS"
@@ -85,19 +88,24 @@ slurm_init() {
     slurm_job_txt
 }
 
-# slurm_run LABEL -- CMD...: one srun; a failure is counted, not fatal.
+# slurm_run LABEL -- CMD...: one launch; a failed run is counted, not fatal,
+# but ranks that do not form one MPI job (launch exit 3) end the job: every
+# further run would start the same way.
 slurm_run() {
     local label=$1 rc=0
     shift
     [[ ${1:-} == -- ]] && shift
     SLURM_RUNS=$((SLURM_RUNS + 1))
     if [[ $SLURM_DRY == 1 ]]; then
-        slurm_show "${SRUN[@]}" "$@"
+        "${LAUNCHER[@]}" --dry-run -- "$@"
         return 0
     fi
-    echo "command $label: $(printf '%q ' "${SRUN[@]}" "$@")" >>"$JOB_DIR/job.txt"
-    "${SRUN[@]}" "$@" 2>&1 | tee "$JOB_DIR/$label.log" || rc=${PIPESTATUS[0]}
+    echo "command $label: $(printf '%q ' "${LAUNCHER[@]}" -- "$@")" >>"$JOB_DIR/job.txt"
+    "${LAUNCHER[@]}" -- "$@" 2>&1 | tee "$JOB_DIR/$label.log" || rc=${PIPESTATUS[0]}
     echo "exit $label: $rc" >>"$JOB_DIR/job.txt"
+    if [[ $rc == 3 ]]; then
+        pap_die "$label: the ranks did not form one MPI job ($LAUNCH_DESC); stopping; log $JOB_DIR/$label.log"
+    fi
     if [[ $rc != 0 ]]; then
         SLURM_FAILED+=("$label")
         echo "$PAP_TOOL: $label FAILED (exit $rc); log $JOB_DIR/$label.log" >&2
@@ -106,7 +114,7 @@ slurm_run() {
 
 slurm_finish() {
     if [[ $SLURM_DRY == 1 ]]; then
-        echo "$PAP_TOOL: dry run: $SLURM_RUNS srun commands"
+        echo "$PAP_TOOL: dry run: $SLURM_RUNS launch commands"
         return 0
     fi
     if [[ ${#SLURM_FAILED[@]} -gt 0 ]]; then

@@ -1,0 +1,223 @@
+/*
+ * Arrival-driven pairing (Benoit, Canon, Marchal 2013, Sect. 3.2: Tree-dyn
+ * and Non-Commut-Tree-dyn), behind treedyn and noncommut_treedyn.
+ *
+ * Participants: every rank's foreground, the root's included.  A rank that
+ * is idle (it just arrived, or finished a combine) sends READY to the
+ * coordinator and waits for an ORDER: SEND (give your value to peer; you
+ * are done) or RECV (receive peer's value and combine it on the given side;
+ * when it is the last pairing you hold the result).
+ *
+ * Coordinator: the background part of the call's root, in its monitor
+ * thread, so it serves READYs while the root's application thread still
+ * computes.  It receives READYs in arrival order and pairs idle ranks:
+ *   ANY (Tree-dyn): one slot.  A READY finds the slot empty: the rank waits
+ *     there; else the slot's rank and the newcomer are paired, the newcomer
+ *     sends (Benoit: "it sends its value to the processor that was in the
+ *     slot").  Commutative operations only.
+ *   NEIGHBOUR (Non-Commut-Tree-dyn): every value is the product of a range
+ *     of ranks [lo, hi); a READY is paired with an idle holder of the range
+ *     just below (preferred) or just above, else waits.  Ranges only merge
+ *     with their neighbours, the lower one on the left: rank order is kept.
+ * In both the root never sends: a pairing that involves the root's value
+ * makes the root receive.  The root's value is thus alive to the end and
+ * the last pairing, between it and the one other value left, ends at the
+ * root: the result needs no extra message, and a late root finds the
+ * others' values already reduced to one (Marendic 2016, Prop. 3.7's best
+ * case).  P - 1 pairings in all; READYs after the last one cannot exist
+ * (every other rank has sent), so the coordinator stops after it.
+ *
+ * Messages per call: 2P - 2 READYs and 2P - 2 ORDERs of 16 bytes, P - 1
+ * values.  Coordination on the critical path per pairing: READY + ORDER
+ * latency (2 alpha) plus the coordinator's reaction time.
+ * Tags: READY alternates between two tags with the parity of the call (its
+ * plan's index): a rank that finished call k may send its READY of call
+ * k+1 while call k's coordinator still waits for others, and must not be
+ * taken for one of them.  A READY of call k+2 cannot exist yet: it needs an
+ * ORDER of call k+1, whose coordinator starts after call k's (one monitor
+ * thread per site, jobs in order, the same host while the root is fixed;
+ * a changed root drains the started part first, call.c).
+ */
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "clock.h"
+#include "reduce/engine.h"
+
+enum { ORD_SEND = 1, ORD_RECV = 2 };
+
+/* The coordinator's state (plan xdata): P-entry arrays, one block. */
+typedef struct {
+    int P;
+    int *hi;     /* [lo]: end of the live range starting at lo, -1: none */
+    int *lo_of;  /* [e]: start of the live range ending at e (hi = e + 1) */
+    int *holder; /* [lo]: rank holding the range's value */
+    int *idle;   /* [lo]: its holder waits for an order */
+    int *range;  /* [rank]: start of the range the rank holds */
+} coord_t;
+
+static const char owner; /* marks the plan data as the coordinator's */
+
+int papcoll__plan_red_dyn(papcoll__plan_t *plan, const papcoll__plan_in_t *in)
+{
+    coord_t *c = papcoll__plan_xdata(plan, &owner);
+
+    plan->has_tree = 0;
+    if (c != NULL && c->P == in->P)
+        return PAPCOLL_OK;
+    if ((c = malloc(sizeof(*c) + 5 * (size_t)in->P * sizeof(int))) == NULL)
+        return PAPCOLL_ERR_NOMEM; /* the site's first plan only */
+    c->P = in->P;
+    c->hi = (int *)(c + 1);
+    c->lo_of = c->hi + in->P;
+    c->holder = c->lo_of + in->P;
+    c->idle = c->holder + in->P;
+    c->range = c->idle + in->P;
+    papcoll__plan_xdata_set(plan, &owner, c, free);
+    return PAPCOLL_OK;
+}
+
+/* ------------------------------------------------------------ participant */
+
+int papcoll__red_dyn_participant(const papcoll__args_t *a)
+{
+    int tag = PAPCOLL__TAG_READY + (a->plan->iter & 1), order[4], rc = PAPCOLL_OK;
+    char *acc = a->rank == a->root ? a->rbuf : malloc(a->bytes + 1), *tmp = malloc(a->bytes + 1);
+
+    if (acc == NULL || tmp == NULL) {
+        rc = PAPCOLL_ERR_NOMEM;
+        goto out;
+    }
+    papcoll__copy(acc, a->sbuf, a->bytes);
+    while (rc == PAPCOLL_OK && a->size > 1) {
+        if ((rc = papcoll__send_bytes(NULL, 0, a->root, tag, a->comm)) != PAPCOLL_OK ||
+            (rc = papcoll__recv_bytes(order, sizeof(order), a->root, PAPCOLL__TAG_ORDER, a->comm)) !=
+                PAPCOLL_OK)
+            break;
+        if (order[0] == ORD_SEND) {
+            rc = papcoll__send_bytes(acc, a->bytes, order[1], PAPCOLL__TAG_DATA, a->comm);
+            break;
+        }
+        if ((rc = papcoll__recv_bytes(tmp, a->bytes, order[1], PAPCOLL__TAG_DATA, a->comm)) == PAPCOLL_OK)
+            rc = papcoll__red_combine(a, tmp, acc, a->sig.count, order[2]);
+        if (order[3])
+            break; /* the last pairing: acc is the result */
+    }
+out:
+    if (acc != a->rbuf)
+        free(acc);
+    free(tmp);
+    return rc;
+}
+
+/* ------------------------------------------------------------ coordinator */
+
+/*
+ * The next READY's source.  Polls: MPI_Test, then sched_yield while the
+ * last READY is less than 200 us old (a reduction's READYs come in bursts,
+ * and yield leaves the core to the computation when it needs it), then
+ * sleeps from 20 us doubling to 100 us.
+ */
+static int next_ready(MPI_Comm comm, int tag, double *last, int *src)
+{
+    struct timespec nap = {0, 20000};
+    MPI_Request req;
+    MPI_Status st;
+    int flag = 0, rc = PMPI_Irecv(NULL, 0, MPI_BYTE, MPI_ANY_SOURCE, tag, comm, &req);
+
+    while (rc == MPI_SUCCESS && (rc = PMPI_Test(&req, &flag, &st)) == MPI_SUCCESS && !flag) {
+        if (papcoll__mono() - *last < 200e-6) {
+            sched_yield();
+            continue;
+        }
+        nanosleep(&nap, NULL);
+        nap.tv_nsec = nap.tv_nsec < 50000 ? 2 * nap.tv_nsec : 100000;
+    }
+    *last = papcoll__mono();
+    *src = st.MPI_SOURCE;
+    return PAPCOLL__ERR(rc);
+}
+
+static int order(MPI_Comm comm, int dst, int kind, int peer, int left, int final)
+{
+    int o[4] = {kind, peer, left, final};
+
+    return papcoll__send_bytes(o, sizeof(o), dst, PAPCOLL__TAG_ORDER, comm);
+}
+
+/* One pairing: snd gives its value to rcv (left: it is the lower operand). */
+static int pair(MPI_Comm comm, int snd, int rcv, int left, int final)
+{
+    int rc = order(comm, snd, ORD_SEND, rcv, 0, 0);
+
+    return rc ? rc : order(comm, rcv, ORD_RECV, snd, left, final);
+}
+
+/* Tree-dyn: one slot; the newcomer sends, unless it is the root. */
+static int any_ready(MPI_Comm comm, int q, int root, int P, int *slot, int *pairs)
+{
+    int s = *slot;
+
+    if (s < 0) {
+        *slot = q;
+        return PAPCOLL_OK;
+    }
+    *slot = -1;
+    ++*pairs;
+    return q == root ? pair(comm, s, q, 1, *pairs == P - 1) : pair(comm, q, s, 1, *pairs == P - 1);
+}
+
+/* Merges the idle ranges starting at A (below) and B (above). */
+static int merge(coord_t *c, MPI_Comm comm, int A, int B, int root, int *pairs)
+{
+    int top = c->hi[B], upper_gets = !(root >= A && root < B); /* the range holding the root receives */
+    int rcv = upper_gets ? c->holder[B] : c->holder[A], snd = upper_gets ? c->holder[A] : c->holder[B];
+
+    c->hi[A] = top;
+    c->lo_of[top - 1] = A;
+    c->hi[B] = -1;
+    c->idle[A] = c->idle[B] = 0;
+    c->holder[A] = rcv;
+    c->range[rcv] = A;
+    ++*pairs;
+    return pair(comm, snd, rcv, upper_gets, *pairs == c->P - 1);
+}
+
+/* Non-Commut-Tree-dyn: pair with an idle neighbouring range, the lower first. */
+static int neighbour_ready(coord_t *c, MPI_Comm comm, int q, int root, int *pairs)
+{
+    int lo = c->range[q], L, hi = c->hi[lo];
+
+    c->idle[lo] = 1;
+    if (lo > 0 && c->idle[L = c->lo_of[lo - 1]])
+        return merge(c, comm, L, lo, root, pairs);
+    if (hi < c->P && c->idle[hi])
+        return merge(c, comm, lo, hi, root, pairs);
+    return PAPCOLL_OK;
+}
+
+int papcoll__red_dyn_coordinator(papcoll_site_t *site, int root, papcoll__dyn_policy_t policy)
+{
+    int P = site->ctx->size, tag = PAPCOLL__TAG_READY + (site->plan.iter & 1), pairs = 0, slot = -1, q, r, rc;
+    coord_t *c = site->plan.xdata;
+    double last = 0;
+
+    if (site->ctx->rank != root || P == 1)
+        return PAPCOLL_OK; /* only the root coordinates */
+    if (c == NULL || c->P != P)
+        return PAPCOLL_ERR_STATE; /* the planner did not run (cannot happen with a plan) */
+    for (r = 0; r < P; r++) {
+        c->hi[r] = r + 1;
+        c->lo_of[r] = c->holder[r] = c->range[r] = r;
+        c->idle[r] = 0;
+    }
+    for (rc = PAPCOLL_OK; rc == PAPCOLL_OK && pairs < P - 1;) {
+        if ((rc = next_ready(site->comm, tag, &last, &q)) != PAPCOLL_OK)
+            break;
+        rc = policy == PAPCOLL__DYN_ANY ? any_ready(site->comm, q, root, P, &slot, &pairs)
+                                        : neighbour_ready(c, site->comm, q, root, &pairs);
+    }
+    return rc;
+}

@@ -28,9 +28,9 @@ enum {
     PAPCOLL__TAG_SYNC = 2,  /* linear synchronized: root's "send now" */
     PAPCOLL__TAG_SEGA = 3,  /* linear synchronized: first segment */
     PAPCOLL__TAG_SEGB = 4,  /* linear synchronized: second segment */
-    PAPCOLL__TAG_RESULT = 5, /* reductions: the result, from a tree's root to the call's root */
-    PAPCOLL__TAG_READY = 6, /* arrival-driven reductions: "idle", to the coordinator (6 or 7: call parity) */
-    PAPCOLL__TAG_ORDER = 8  /* arrival-driven reductions: the coordinator's instruction */
+    PAPCOLL__TAG_RED_RESULT = 9, /* reduce: the result, from a tree's root to the call's root */
+    PAPCOLL__TAG_RED_READY = 10, /* reduce, arrival-driven: "idle", to the coordinator (10, 11: call parity) */
+    PAPCOLL__TAG_RED_ORDER = 12  /* reduce, arrival-driven: the coordinator's instruction */
 };
 
 /* One rank's contribution to an exchange. */

@@ -110,7 +110,7 @@ static int segment(run_t *r, int s)
     const papcoll__args_t *a = r->a;
     int at_top = r->v == r->t->root, final = at_top && a->rank == a->root, n = seg_n(r, s), i, rc;
     int dst = at_top ? a->root : r->v2r[r->t->parent[r->v]];
-    int tag = at_top ? PAPCOLL__TAG_RESULT : PAPCOLL__TAG_DATA;
+    int tag = at_top ? PAPCOLL__TAG_RED_RESULT : PAPCOLL__TAG_DATA;
     size_t len = (size_t)n * a->sig.esize;
     char *acc;
 
@@ -165,7 +165,7 @@ int papcoll__red_tree_engine(const papcoll__args_t *a, int seg_elems)
         goto fail;
     for (s = 0; s < nres && rc == PAPCOLL_OK; s++)
         rc = papcoll__irecv_bytes(a->rbuf + seg_off(&r, s), (size_t)seg_n(&r, s) * a->sig.esize,
-                                  r.v2r[r.t->root], PAPCOLL__TAG_RESULT, a->comm, &r.res[s]);
+                                  r.v2r[r.t->root], PAPCOLL__TAG_RED_RESULT, a->comm, &r.res[s]);
     for (p = 0; p < r.W && p < r.S * r.nc && rc == PAPCOLL_OK; p++)
         rc = post(&r, p);
     for (s = 0; s < r.S && rc == PAPCOLL_OK; s++)

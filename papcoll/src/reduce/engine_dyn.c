@@ -209,7 +209,7 @@ int papcoll__red_dyn_coordinator(papcoll_site_t *site, int root, papcoll__dyn_po
 
     if (site->ctx->rank != root || P == 1)
         return PAPCOLL_OK; /* only the root coordinates */
-    if (c == NULL || c->P != P)
+    if (site->plan.xowner != &owner || c->P != P)
         return PAPCOLL_ERR_STATE; /* the planner did not run (cannot happen with a plan) */
     for (r = 0; r < P; r++) {
         c->hi[r] = r + 1;

@@ -126,10 +126,17 @@ static int segment(run_t *r, int s)
     return final ? PAPCOLL_OK : papcoll__isend_bytes(acc, len, dst, tag, a->comm, &r->sreq[s % 2]);
 }
 
+static int imin(int x, int y)
+{
+    return x < y ? x : y;
+}
+
+/* Receive buffers: two per child when segmented, two in all otherwise;
+ * accumulators: two when segmented (one is sent while the next fills). */
 static int setup(run_t *r, const papcoll__args_t *a, int seg_elems, int *nres)
 {
     const papcoll__plan_t *pl = a->plan;
-    int i, two = 2;
+    int i;
 
     r->a = a;
     r->t = pl->tree;
@@ -139,8 +146,8 @@ static int setup(run_t *r, const papcoll__args_t *a, int seg_elems, int *nres)
     r->seg = seg_elems < a->sig.count ? seg_elems : a->sig.count;
     r->S = (a->sig.count - 1) / r->seg + 1;
     r->sbytes = (size_t)r->seg * a->sig.esize;
-    r->W = r->S == 1 ? (r->nc < two ? r->nc : two) : (r->S < two ? r->S : two) * r->nc;
-    r->nacc = (r->nc > 0 || r->v == r->t->root) ? (r->S < two ? r->S : two) : 0;
+    r->W = r->S == 1 ? imin(r->nc, 2) : 2 * r->nc;
+    r->nacc = (r->nc > 0 || r->v == r->t->root) ? imin(r->S, 2) : 0;
     *nres = (a->rank == a->root && r->v != r->t->root) ? r->S : 0;
     r->accs = malloc((size_t)(r->W + r->nacc) * r->sbytes + 1);
     r->rreq = malloc(sizeof(MPI_Request) * (size_t)(r->W + *nres + 1));

@@ -56,6 +56,13 @@ int papcoll__red_tree_engine(const papcoll__args_t *a, int seg_elems);
  * rounds towards vroot.  work: this rank's vector (combined in place; all
  * count elements), at vroot the result on return.  v2r: vrank -> rank.
  */
+/*
+ * The radix vector of radixk for P ranks into k (ascending; returns its
+ * length): vec[len] when len > 0 (its product is P, checked at init), else
+ * the fewest factors of at most target that P allows (reduce_radixk.c).
+ */
+int papcoll__radix_vector(int P, int target, const int *vec, int len, int *k);
+
 int papcoll__red_radix_engine(const papcoll__args_t *a, char *work, int me, const int *v2r, int vroot,
                               const int *k, int r);
 
@@ -67,6 +74,29 @@ int papcoll__red_radix_engine(const papcoll__args_t *a, char *work, int me, cons
  * one to send its value, the other to receive and combine.
  */
 typedef enum { PAPCOLL__DYN_ANY, PAPCOLL__DYN_NEIGHBOUR } papcoll__dyn_policy_t;
+
+/* The coordinator's state: plan data (5 P ints), the pairing rules pure
+ * (tests/test_reduce.c drives them without MPI). */
+typedef struct {
+    int P, root, slot, pairs;
+    papcoll__dyn_policy_t policy;
+    int *hi;     /* [lo]: end of the live range starting at lo, -1: none */
+    int *lo_of;  /* [e]: start of the live range ending at e (hi = e + 1) */
+    int *holder; /* [lo]: rank holding the range's value */
+    int *idle;   /* [lo]: its holder waits for an order */
+    int *range;  /* [rank]: start of the range the rank holds */
+} papcoll__dyn_t;
+
+/* One pairing: snd gives its value to rcv, which combines it on the left
+ * (left: snd's value is the lower operand) or the right; final: the last. */
+typedef struct {
+    int snd, rcv, left, final;
+} papcoll__dyn_pair_t;
+
+/* A new reduction at root (every rank busy, holding its own value). */
+void papcoll__dyn_reset(papcoll__dyn_t *c, papcoll__dyn_policy_t policy, int root);
+/* Rank q is idle; 1 with *out when that makes a pairing, else 0. */
+int papcoll__dyn_ready(papcoll__dyn_t *c, int q, papcoll__dyn_pair_t *out);
 
 int papcoll__red_dyn_participant(const papcoll__args_t *a);
 int papcoll__red_dyn_coordinator(papcoll_site_t *site, int root, papcoll__dyn_policy_t policy);

@@ -51,21 +51,11 @@
 
 enum { ORD_SEND = 1, ORD_RECV = 2 };
 
-/* The coordinator's state (plan xdata): P-entry arrays, one block. */
-typedef struct {
-    int P;
-    int *hi;     /* [lo]: end of the live range starting at lo, -1: none */
-    int *lo_of;  /* [e]: start of the live range ending at e (hi = e + 1) */
-    int *holder; /* [lo]: rank holding the range's value */
-    int *idle;   /* [lo]: its holder waits for an order */
-    int *range;  /* [rank]: start of the range the rank holds */
-} coord_t;
-
 static const char owner; /* marks the plan data as the coordinator's */
 
 int papcoll__plan_red_dyn(papcoll__plan_t *plan, const papcoll__plan_in_t *in)
 {
-    coord_t *c = papcoll__plan_xdata(plan, &owner);
+    papcoll__dyn_t *c = papcoll__plan_xdata(plan, &owner);
 
     plan->has_tree = 0;
     if (c != NULL && c->P == in->P)
@@ -149,82 +139,99 @@ static int order(MPI_Comm comm, int dst, int kind, int peer, int left, int final
     return papcoll__send_bytes(o, sizeof(o), dst, PAPCOLL__TAG_RED_ORDER, comm);
 }
 
-/* One pairing: snd gives its value to rcv (left: it is the lower operand). */
-static int pair(MPI_Comm comm, int snd, int rcv, int left, int final)
+void papcoll__dyn_reset(papcoll__dyn_t *c, papcoll__dyn_policy_t policy, int root)
 {
-    int rc = order(comm, snd, ORD_SEND, rcv, 0, 0);
+    int r;
 
-    return rc ? rc : order(comm, rcv, ORD_RECV, snd, left, final);
+    c->policy = policy;
+    c->root = root;
+    c->slot = -1;
+    c->pairs = 0;
+    for (r = 0; r < c->P; r++) {
+        c->hi[r] = r + 1;
+        c->lo_of[r] = c->holder[r] = c->range[r] = r;
+        c->idle[r] = 0;
+    }
 }
 
 /* Tree-dyn: one slot; the newcomer sends, unless it is the root. */
-static int any_ready(MPI_Comm comm, int q, int root, int P, int *slot, int *pairs)
+static int any_ready(papcoll__dyn_t *c, int q, papcoll__dyn_pair_t *out)
 {
-    int s = *slot;
+    int s = c->slot;
 
     if (s < 0) {
-        *slot = q;
-        return PAPCOLL_OK;
+        c->slot = q;
+        return 0;
     }
-    *slot = -1;
-    ++*pairs;
-    return q == root ? pair(comm, s, q, 1, *pairs == P - 1) : pair(comm, q, s, 1, *pairs == P - 1);
+    c->slot = -1;
+    out->snd = q == c->root ? s : q;
+    out->rcv = q == c->root ? q : s;
+    out->left = 1; /* commutative: the cheaper side */
+    return 1;
 }
 
-/* Merges the idle ranges starting at A (below) and B (above). */
-static int merge(coord_t *c, MPI_Comm comm, int A, int B, int root, int *pairs)
+/* Merges the idle ranges starting at A (below) and B (above); the range
+ * holding the root receives, else the upper one (the incoming value is then
+ * its left operand: no copy). */
+static int merge(papcoll__dyn_t *c, int A, int B, papcoll__dyn_pair_t *out)
 {
-    int top = c->hi[B], upper_gets = !(root >= A && root < B); /* the range holding the root receives */
-    int rcv = upper_gets ? c->holder[B] : c->holder[A], snd = upper_gets ? c->holder[A] : c->holder[B];
+    int top = c->hi[B], upper_gets = !(c->root >= A && c->root < B);
 
+    out->rcv = upper_gets ? c->holder[B] : c->holder[A];
+    out->snd = upper_gets ? c->holder[A] : c->holder[B];
+    out->left = upper_gets;
     c->hi[A] = top;
     c->lo_of[top - 1] = A;
     c->hi[B] = -1;
     c->idle[A] = c->idle[B] = 0;
-    c->holder[A] = rcv;
-    c->range[rcv] = A;
-    ++*pairs;
-    return pair(comm, snd, rcv, upper_gets, *pairs == c->P - 1);
+    c->holder[A] = out->rcv;
+    c->range[out->rcv] = A;
+    return 1;
 }
 
 /* Non-Commut-Tree-dyn: pair with an idle neighbouring range, the lower first. */
-static int neighbour_ready(coord_t *c, MPI_Comm comm, int q, int root, int *pairs)
+static int neighbour_ready(papcoll__dyn_t *c, int q, papcoll__dyn_pair_t *out)
 {
-    int lo = c->range[q], L, hi = c->hi[lo];
+    int lo = c->range[q], hi = c->hi[lo];
 
     c->idle[lo] = 1;
-    if (lo > 0 && c->idle[L = c->lo_of[lo - 1]])
-        return merge(c, comm, L, lo, root, pairs);
+    if (lo > 0 && c->idle[c->lo_of[lo - 1]])
+        return merge(c, c->lo_of[lo - 1], lo, out);
     if (hi < c->P && c->idle[hi])
-        return merge(c, comm, lo, hi, root, pairs);
-    return PAPCOLL_OK;
+        return merge(c, lo, hi, out);
+    return 0;
+}
+
+int papcoll__dyn_ready(papcoll__dyn_t *c, int q, papcoll__dyn_pair_t *out)
+{
+    int paired = c->policy == PAPCOLL__DYN_ANY ? any_ready(c, q, out) : neighbour_ready(c, q, out);
+
+    if (paired)
+        out->final = ++c->pairs == c->P - 1;
+    return paired;
 }
 
 int papcoll__red_dyn_coordinator(papcoll_site_t *site, int root, papcoll__dyn_policy_t policy)
 {
-    int P = site->ctx->size, tag = PAPCOLL__TAG_RED_READY + (site->plan.iter & 1), pairs = 0, slot = -1, q, r,
-        rc;
-    coord_t *c = site->plan.xdata;
+    int P = site->ctx->size, tag = PAPCOLL__TAG_RED_READY + (site->plan.iter & 1), q, rc = PAPCOLL_OK;
+    papcoll__dyn_t *c = site->plan.xdata;
+    papcoll__dyn_pair_t pr;
     double last = 0;
 
     if (site->ctx->rank != root || P == 1)
         return PAPCOLL_OK; /* only the root coordinates */
     if (site->plan.xowner != &owner || c->P != P)
         return PAPCOLL_ERR_STATE; /* the planner did not run (cannot happen with a plan) */
-    for (r = 0; r < P; r++) {
-        c->hi[r] = r + 1;
-        c->lo_of[r] = c->holder[r] = c->range[r] = r;
-        c->idle[r] = 0;
-    }
+    papcoll__dyn_reset(c, policy, root);
 #ifdef __linux__
     long slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
     prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
 #endif
-    for (rc = PAPCOLL_OK; rc == PAPCOLL_OK && pairs < P - 1;) {
-        if ((rc = next_ready(site->comm, tag, &last, &q)) != PAPCOLL_OK)
-            break;
-        rc = policy == PAPCOLL__DYN_ANY ? any_ready(site->comm, q, root, P, &slot, &pairs)
-                                        : neighbour_ready(c, site->comm, q, root, &pairs);
+    while (rc == PAPCOLL_OK && c->pairs < P - 1) {
+        if ((rc = next_ready(site->comm, tag, &last, &q)) != PAPCOLL_OK || !papcoll__dyn_ready(c, q, &pr))
+            continue;
+        if ((rc = order(site->comm, pr.snd, ORD_SEND, pr.rcv, 0, 0)) == PAPCOLL_OK)
+            rc = order(site->comm, pr.rcv, ORD_RECV, pr.snd, pr.left, pr.final);
     }
 #ifdef __linux__
     if (slack > 0)

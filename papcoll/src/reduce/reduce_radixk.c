@@ -73,25 +73,24 @@ static int spread(const int *f, int n, int r, int K, int *k)
     return 1;
 }
 
-/* The radix vector of the context for P ranks, ascending; returns r. */
-static int radix_vector(const papcoll_ctx_t *ctx, int P, int *k)
+int papcoll__radix_vector(int P, int target, const int *vec, int len, int *k)
 {
     int f[PAPCOLL__RADIX_MAX] = {0}, n = primes(P, f), r = 0, i, j, x;
     long long pw = 1;
 
-    if (ctx->radix_len > 0) {
-        memcpy(k, ctx->radix_vec, sizeof(int) * (size_t)ctx->radix_len);
-        return ctx->radix_len;
+    if (len > 0) {
+        memcpy(k, vec, sizeof(int) * (size_t)len);
+        return len;
     }
     while (pw < P)
-        pw *= ctx->radix_target, r++;
+        pw *= target, r++;
     if (r > n)
         r = n; /* a prime above K: one factor each */
-    while (r < n && !spread(f, n, r, ctx->radix_target, k))
+    while (r < n && !spread(f, n, r, target, k))
         r++;
     if (r == n)
-        spread(f, n, r, ctx->radix_target, k); /* single primes: always acceptable */
-    for (i = 1; i < r; i++)                    /* insertion sort, ascending */
+        spread(f, n, r, target, k); /* single primes: always acceptable */
+    for (i = 1; i < r; i++)         /* insertion sort, ascending */
         for (j = i; j > 0 && k[j - 1] > k[j]; j--)
             x = k[j], k[j] = k[j - 1], k[j - 1] = x;
     return r;
@@ -99,7 +98,9 @@ static int radix_vector(const papcoll_ctx_t *ctx, int P, int *k)
 
 int papcoll_reduce_radixk(const papcoll__args_t *a)
 {
-    int k[PAPCOLL__RADIX_MAX], r = radix_vector(a->site->ctx, a->size, k), *v2r = a->site->fg.ints, v, rc;
+    const papcoll_ctx_t *ctx = a->site->ctx;
+    int k[PAPCOLL__RADIX_MAX], *v2r = a->site->fg.ints, v, rc;
+    int r = papcoll__radix_vector(a->size, ctx->radix_target, ctx->radix_vec, ctx->radix_len, k);
     char *work;
 
     if (a->bytes == 0)

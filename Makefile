@@ -11,9 +11,9 @@ SAN       ?=
 OUT       ?= .
 OBJ       ?= build/obj
 
-# Libraries from pkg-config (Debian: libinih-dev libfftw3-dev libhdf5-dev).
+# Libraries from pkg-config (Debian: libinih-dev libfftw3-dev libhdf5-dev libpng-dev).
 # HDF5's flags are only needed by trace/, the one module that includes hdf5.h.
-PKGS      := inih fftw3f
+PKGS      := inih fftw3f fftw3 libpng
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS  := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 HDF5_CFLAGS := $(shell pkg-config --cflags hdf5 2>/dev/null)
@@ -63,9 +63,27 @@ $(OBJ)/$(2)/lib$(1).a: $(patsubst %.c,$(OBJ)/%.o,$(filter-out $(2)/main.c,$(wild
 	rm -f $$@ && ar rcs $$@ $$^
 $(OUT)/bin/$(1): $(OBJ)/$(2)/main.o $(OBJ)/$(2)/lib$(1).a $(LINK_LIBS)
 	@mkdir -p $$(dir $$@)
-	$(CC) $(LDFLAGS) -fopenmp -o $$@ $$^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -fopenmp -o $$@ $$^ $$(LDLIBS)
 endef
 $(foreach p,$(PROGRAMS),$(eval $(call PROGRAM_RULES,$(call PROG_NAME,$(p)),$(call PROG_DIR,$(p)))))
+
+# IceT, the optional peer of pic's compositing: the two libraries and headers
+# that jobs/icet-fetch takes from Debian's paraview packages.  Only pic's
+# icet.o sees the headers and only bin/pic links the libraries (by rpath);
+# without them pic refuses icet:* names and says how to get them.
+ICET_DIR  ?= $(CURDIR)/build/icet
+ICET_HDR  := $(wildcard $(ICET_DIR)/include/IceT.h)
+ifneq ($(ICET_HDR),)
+$(patsubst ./%,%,$(OBJ)/apps/pic/icet.o): CFLAGS += -DPIC_HAVE_ICET -I$(ICET_DIR)/include
+$(OBJ)/apps/pic/icet.o: $(ICET_HDR)
+$(patsubst ./%,%,$(OUT)/bin/pic): LDLIBS += -L$(ICET_DIR)/lib -Wl,-rpath,$(ICET_DIR)/lib -lvtkIceTMPI -lvtkIceTCore
+else
+$(patsubst ./%,%,$(OUT)/bin/pic): | icet-note
+endif
+
+.PHONY: icet-note
+icet-note:
+	@echo "note: IceT not in $(ICET_DIR): bin/pic is built without the optional icet:* compositing (jobs/icet-fetch, then make)"
 
 .PHONY: all deps run test tests asan tsan install clean help check-deps
 .DEFAULT_GOAL := all

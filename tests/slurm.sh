@@ -45,6 +45,10 @@ fake_job bash "$S/fft.sbatch" --dry-run >"$TMP/fft.log" 2>&1 || fail "fft.sbatch
 grep -qF "${SRUN}$ROOT/bin/fft --out $TMP/runs/fft-4242 --threads 4 --trace $TMP/runs/fft-4242/trace.h5 " \
     "$TMP/fft.log" || fail "fft.sbatch: unexpected srun line: $(grep '^+ srun' "$TMP/fft.log")"
 
+fake_job bash "$S/pic.sbatch" --dry-run >"$TMP/pic.log" 2>&1 || fail "pic.sbatch --dry-run: $(tail -n 1 "$TMP/pic.log")"
+grep -qF "${SRUN}$ROOT/bin/pic --out $TMP/runs/pic-4242 --threads 4 --trace $TMP/runs/pic-4242/trace.h5 --config $TMP/runs/pic-4242/beam.ini " \
+    "$TMP/pic.log" || fail "pic.sbatch: unexpected srun line: $(grep '^+ srun' "$TMP/pic.log")"
+
 fake_job env OP=scatter PAPCOLL_DRY_RUN=1 bash "$S/papbench-sweep.sbatch" >"$TMP/sw.log" 2>&1 ||
     fail "papbench-sweep.sbatch (PAPCOLL_DRY_RUN=1): $(tail -n 1 "$TMP/sw.log")"
 [[ $(grep -c "^${SRUN}.*/papbench --out $TMP/runs/papbench-sweep-4242/scatter-size.*--baseline lin " "$TMP/sw.log") == 35 ]] ||

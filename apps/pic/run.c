@@ -1,0 +1,323 @@
+/*
+ * PIC proxy prolog, loop driver and teardown (the step itself: step.c).
+ */
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output.h"
+#include "pic.h"
+#include "timer.h"
+
+#define PROGRESS_PERIOD 2.0 /* seconds between progress lines */
+
+/* Agrees on a status: the largest of all ranks'. */
+static int agree(int status)
+{
+    int all = status;
+
+    MPI_Allreduce(&status, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    return all;
+}
+
+void pic_die(const pic_t *f, long k, const char *what, int rc)
+{
+    fprintf(stderr, "pic: rank %d: %s (step %ld): %s\n", f->rank, what, k + 1, papcoll_strerror(rc));
+    MPI_Abort(MPI_COMM_WORLD, STATUS_FAILED);
+}
+
+static void *zalloc(size_t n, size_t sz, int *ok)
+{
+    void *p = calloc(n ? n : 1, sz);
+
+    *ok = *ok && p != NULL;
+    return p;
+}
+
+/* Rank 0: DIR, DIR/frames and DIR/openpmd as needed. */
+static int make_out_dirs(const pic_t *f)
+{
+    const pic_config_t *c = f->cfg;
+    char err[512], path[1024];
+    int rc = 0;
+
+    if (f->rank != 0 || c->out_dir == NULL)
+        return STATUS_OK;
+    rc = output_mkdir_p(c->out_dir, err, sizeof err);
+    if (rc == 0 && c->frames && c->frame_every > 0) {
+        snprintf(path, sizeof path, "%s/frames", c->out_dir);
+        rc = output_mkdir_p(path, err, sizeof err);
+    }
+    if (rc == 0 && c->snapshot_every > 0) {
+        snprintf(path, sizeof path, "%s/openpmd", c->out_dir);
+        rc = output_mkdir_p(path, err, sizeof err);
+    }
+    if (rc != 0) {
+        fprintf(stderr, "pic: --out: %s\n", err);
+        return STATUS_USAGE;
+    }
+    return STATUS_OK;
+}
+
+/* Particles, field blocks, the root's solver and diagnostics, records. */
+static int alloc_state(pic_t *f)
+{
+    const pic_config_t *c = f->cfg;
+    size_t gb = (size_t)pic_gather_block(&f->grid), sb = (size_t)pic_scatter_block(&f->grid);
+    size_t P = (size_t)f->nprocs, n = (size_t)c->steps + 1;
+    int ok = pic_problem_load(&f->pb, &f->grid, &f->parts) == 0;
+
+    f->rho = zalloc(gb, sizeof(double), &ok);
+    f->efield = zalloc(sb, sizeof(double), &ok);
+    f->rec = zalloc(n * REC_FIELDS, sizeof(double), &ok);
+    if (f->rank == 0) {
+        pic_diag_t *d = &f->diag;
+
+        f->gathered = zalloc(P * gb, sizeof(double), &ok);
+        f->scatter_out = zalloc(P * sb, sizeof(double), &ok);
+        d->t = zalloc(n, sizeof(double), &ok);
+        d->kinetic = zalloc(n, sizeof(double), &ok);
+        d->field = zalloc(n, sizeof(double), &ok);
+        d->mode1 = zalloc(n, sizeof(double), &ok);
+        d->solve = zalloc(n, sizeof(double), &ok);
+        d->png = zalloc(n, sizeof(double), &ok);
+        d->snapshot = zalloc(n, sizeof(double), &ok);
+        d->lost_step = -1;
+        ok = ok && pic_solver_init(&f->solver, c->nx, c->ny, f->pb.lx, f->pb.ly) == 0;
+    }
+    if (!ok) {
+        fprintf(stderr, "pic: rank %d: out of memory (or FFTW planning failed)\n", f->rank);
+        return STATUS_FAILED;
+    }
+    return STATUS_OK;
+}
+
+/* Renderer, pixel operations, the root's frame, IceT. */
+static int alloc_render(pic_t *f)
+{
+    const pic_config_t *c = f->cfg;
+    const pic_problem_info_t *in = f->pb.info;
+    size_t npix = (size_t)c->width * (size_t)c->height;
+    int ok = 1;
+
+    if (c->frame_every == 0)
+        return STATUS_OK;
+    ok = pic_renderer_init(&f->render, c->composite, c->width, c->height, f->pb.lx, f->pb.ly, in->vmin,
+                           in->vmax) == 0;
+    /* create sets every handle first, so teardown may free after any outcome */
+    f->ops_ready = ok;
+    ok = ok && pic_pixel_ops_create(&f->ops) == 0;
+    if (f->rank == 0) {
+        f->frame = zalloc(npix, pic_pixel_size(c->composite), &ok);
+        f->rgb = zalloc(npix, 3, &ok);
+    }
+    if (!ok) {
+        fprintf(stderr, "pic: rank %d: out of memory for %dx%d images\n", f->rank, c->width, c->height);
+        return STATUS_FAILED;
+    }
+    return STATUS_OK;
+}
+
+static int start_icet(pic_t *f)
+{
+    const pic_config_t *c = f->cfg;
+
+    if (c->icet < 0 || c->frame_every == 0)
+        return STATUS_OK;
+    if (pic_icet_init(&f->icet, MPI_COMM_WORLD, c->icet, c->composite, c->width, c->height) != 0) {
+        fprintf(stderr, "pic: rank %d: IceT could not be set up\n", f->rank);
+        return STATUS_FAILED;
+    }
+    return STATUS_OK;
+}
+
+/* One line naming what the user gave when papcoll refuses it. */
+static void papcoll_error(const pic_t *f, const char *what, int rc)
+{
+    char valid[256];
+
+    if ((rc == PAPCOLL_ERR_ALGO || rc == PAPCOLL_ERR_POLICY) && strcmp(what, "--composite-algo") == 0)
+        fprintf(stderr, "pic: --composite-algo '%s': %s (reduce algorithms: %s)\n",
+                pic_config_composite_algo(f->cfg), papcoll_strerror(rc),
+                papcoll_algo_list(PAPCOLL_OP_REDUCE, valid, sizeof valid));
+    else if (rc == PAPCOLL_ERR_ALGO || rc == PAPCOLL_ERR_POLICY)
+        fprintf(stderr, "pic: %s: unknown algorithm from $PAPCOLL_GATHER_ALGORITHM / $PAPCOLL_SCATTER_ALGORITHM "
+                        "or the papcoll configuration\n",
+                what);
+    else if (rc == PAPCOLL_ERR_CONFIG || rc == PAPCOLL_ERR_PREDICTOR)
+        fprintf(stderr, "pic: %s: %s (check [papcoll] of --config, $PAPCOLL_CONFIG, $PAPCOLL_PREDICTOR)\n", what,
+                papcoll_strerror(rc));
+    else
+        fprintf(stderr, "pic: rank %d: %s: %s\n", f->rank, what, papcoll_strerror(rc));
+}
+
+static int start_papcoll(pic_t *f)
+{
+    const pic_config_t *c = f->cfg;
+    papcoll_options_t opts = {0};
+    int gb = (int)pic_gather_block(&f->grid), sb = (int)pic_scatter_block(&f->grid), rc;
+    const char *what = "papcoll_init";
+
+    opts.config_file = c->config_papcoll ? c->config_file : NULL;
+    rc = papcoll_init(MPI_COMM_WORLD, &opts, &f->ctx);
+    if (rc == PAPCOLL_OK && (what = "charge gather site") != NULL)
+        rc = papcoll_site_create(f->ctx, "pic-charge", PAPCOLL_OP_GATHER, c->gather_algo, &f->gather);
+    if (rc == PAPCOLL_OK && (what = "field scatter site") != NULL)
+        rc = papcoll_site_create(f->ctx, "pic-field", PAPCOLL_OP_SCATTER, c->scatter_algo, &f->scatter);
+    /* The compositing reduction, unless IceT composites. */
+    if (rc == PAPCOLL_OK && c->frame_every > 0 && c->icet < 0 && (what = "--composite-algo") != NULL)
+        rc = papcoll_site_create(f->ctx, "pic-image", PAPCOLL_OP_REDUCE, c->composite_algo, &f->image);
+    /* Persistent receive buffers: the root's charge blocks, the other ranks' field block. */
+    if (rc == PAPCOLL_OK && f->rank == 0)
+        rc = papcoll_site_bind_recv(f->gather, f->gathered, gb, MPI_DOUBLE);
+    if (rc == PAPCOLL_OK && f->rank != 0)
+        rc = papcoll_site_bind_recv(f->scatter, f->efield, sb, MPI_DOUBLE);
+    if (rc != PAPCOLL_OK) {
+        if (f->rank == 0 || (rc != PAPCOLL_ERR_ALGO && rc != PAPCOLL_ERR_POLICY))
+            papcoll_error(f, what, rc);
+        return rc == PAPCOLL_ERR_ALGO || rc == PAPCOLL_ERR_POLICY || rc == PAPCOLL_ERR_CONFIG ||
+                       rc == PAPCOLL_ERR_PREDICTOR
+                   ? STATUS_USAGE
+                   : STATUS_FAILED;
+    }
+    papcoll_clock_info(f->ctx, &f->clock);
+    return STATUS_OK;
+}
+
+/* After the sites exist: rank 0 creates the trace file and installs its record sink. */
+static int start_trace(pic_t *f)
+{
+    const pic_config_t *c = f->cfg;
+    char text[2048];
+    paptrace_meta_t meta = {"pic", f->argc, f->argv, text, 0};
+    int rc;
+
+    if (c->trace_file == NULL)
+        return STATUS_OK;
+    pic_config_text(c, text, sizeof text);
+    rc = paptrace_open(f->ctx, MPI_COMM_WORLD, c->trace_file, &meta, &f->trace);
+    if (rc != 0) {
+        if (f->rank == 0)
+            fprintf(stderr, "pic: --trace: '%s': %s\n", c->trace_file, paptrace_strerror(rc));
+        return STATUS_USAGE;
+    }
+    return STATUS_OK;
+}
+
+int pic_setup(pic_t *f, const pic_config_t *cfg)
+{
+    int status;
+
+    f->cfg = cfg;
+    f->push_share = f->render_share = 0.5;
+    omp_set_num_threads(cfg->threads);
+    pic_problem_init(&f->pb, cfg->problem, cfg->ny, cfg->particles);
+    pic_grid_init(&f->grid, cfg->nx, cfg->ny, f->pb.lx, f->pb.ly, f->nprocs, f->rank);
+    status = agree(make_out_dirs(f));
+    if (status == STATUS_OK)
+        status = agree(alloc_state(f));
+    if (status == STATUS_OK)
+        status = agree(alloc_render(f));
+    if (status == STATUS_OK)
+        status = agree(start_icet(f));
+    if (status == STATUS_OK)
+        status = agree(start_papcoll(f));
+    /* paptrace_open returns the same status on every rank. */
+    if (status == STATUS_OK)
+        status = start_trace(f);
+    return status;
+}
+
+/* Rank 0, at most every PROGRESS_PERIOD seconds, on stderr. */
+static void progress(pic_t *f, long k)
+{
+    const pic_diag_t *d = &f->diag;
+    double now = timer_now();
+
+    if (f->rank != 0 || f->cfg->quiet || now - f->last_progress < PROGRESS_PERIOD)
+        return;
+    f->last_progress = now;
+    fprintf(stderr, "pic: %8.1f s  step %ld/%ld  t = %.2f  |E1| %.3e  energy drift %.2e  frames %ld\n",
+            now - f->t_wall, k + 1, f->cfg->steps, (k + 1) * f->cfg->dt, d->mode1[k + 1], d->max_energy_drift,
+            f->frames_done);
+}
+
+/* Every record to rank 0, after the loop. */
+static int collect(pic_t *f)
+{
+    size_t n = (size_t)f->done * REC_FIELDS, P = (size_t)f->nprocs;
+    int ok = 1;
+
+    if (f->rank == 0)
+        f->all_rec = zalloc(n * P, sizeof(double), &ok);
+    if (agree(ok ? STATUS_OK : STATUS_FAILED) != STATUS_OK) {
+        if (f->rank == 0)
+            fprintf(stderr, "pic: out of memory collecting the records\n");
+        return STATUS_FAILED;
+    }
+    MPI_Gather(f->rec, (int)n, MPI_DOUBLE, f->all_rec, (int)n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    return STATUS_OK;
+}
+
+int pic_run(pic_t *f)
+{
+    int status, cstatus;
+    long k;
+
+    f->t_wall = f->last_progress = timer_now();
+    status = pic_initial_field(f);
+    for (k = 0; k < f->cfg->steps && status == STATUS_OK; k++) {
+        status = pic_step(f, k);
+        f->done = k + 1;
+        progress(f, k);
+    }
+    f->total_time = timer_now() - f->t_wall;
+    cstatus = collect(f);
+    return status != STATUS_OK ? status : cstatus;
+}
+
+int pic_teardown(pic_t *f)
+{
+    pic_diag_t *d = &f->diag;
+    int status = STATUS_OK, rc;
+
+    /* Collective, in this order: the sites' last records reach the trace's
+     * sink in papcoll_site_free; the trace closes before the context. */
+    if (f->image != NULL)
+        papcoll_site_free(&f->image);
+    if (f->scatter != NULL)
+        papcoll_site_free(&f->scatter);
+    if (f->gather != NULL)
+        papcoll_site_free(&f->gather);
+    if (f->trace != NULL && (rc = paptrace_close(&f->trace)) != 0) {
+        if (f->rank == 0)
+            fprintf(stderr, "pic: --trace: closing '%s': %s\n", f->cfg->trace_file, paptrace_strerror(rc));
+        status = STATUS_FAILED;
+    }
+    if (f->ctx != NULL)
+        papcoll_finalize(&f->ctx);
+    pic_icet_free(&f->icet);
+    if (f->ops_ready)
+        pic_pixel_ops_free(&f->ops);
+    pic_renderer_free(&f->render);
+    pic_solver_free(&f->solver);
+    pic_parts_free(&f->parts);
+    free(f->rho);
+    free(f->efield);
+    free(f->gathered);
+    free(f->scatter_out);
+    free(f->frame);
+    free(f->rgb);
+    free(f->rec);
+    free(f->all_rec);
+    free(d->t);
+    free(d->kinetic);
+    free(d->field);
+    free(d->mode1);
+    free(d->solve);
+    free(d->png);
+    free(d->snapshot);
+    return status;
+}

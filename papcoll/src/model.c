@@ -16,6 +16,7 @@
 #define BETA_BLOCKS 4
 #define BETA_REPS 3
 #define GAMMA_REPS 5
+#define MAX_SEGMENTS 4096 /* far above any measured optimum (Marendic Table 8: at most 245) */
 
 int papcoll__model_parse(const char *key, const char *text, int loud, double *out)
 {
@@ -152,11 +153,12 @@ int papcoll__model_segments(const papcoll__model_t *m, int P, size_t bytes, int 
 
     while ((1LL << n) < P)
         n++;
-    if (count < 1)
-        return 1;
-    if (n <= 1 || m->v[PAPCOLL__M_ALPHA] <= 0)
-        N = n <= 1 ? 1 : (double)count; /* no pipeline depth / free messages: one or all */
+    if (count < 1 || n <= 1)
+        return 1; /* no pipeline depth: one segment */
+    if (m->v[PAPCOLL__M_ALPHA] <= 0)
+        N = MAX_SEGMENTS; /* free messages: no finite optimum */
     else
         N = floor(sqrt((n - 1) * (double)bytes * bg / m->v[PAPCOLL__M_ALPHA]) + 0.5);
+    N = N > MAX_SEGMENTS ? MAX_SEGMENTS : N;
     return N < 1 ? 1 : N > count ? count : (int)N;
 }

@@ -55,7 +55,8 @@ double papcoll__model_round(const papcoll__model_t *m, double seg_bytes);
  * Segment count of the linear model for a reduction of `bytes` bytes
  * (count elements) over P ranks: N_opt = sqrt((n - 1) m (beta + gamma) /
  * alpha), n = ceil(log2 P) (Marendic Sect. 5.2, Eq. 1 differentiated),
- * rounded to the nearest integer and kept in [1, count].
+ * rounded to the nearest integer and kept in [1, min(count, 4096)] (alpha
+ * = 0: 4096, the model having no finite optimum).
  */
 int papcoll__model_segments(const papcoll__model_t *m, int P, size_t bytes, int count);
 

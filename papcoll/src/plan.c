@@ -80,8 +80,10 @@ static uint64_t plan_hash(const papcoll__plan_t *p, int P, unsigned flags)
     h = fnv(h, &p->algo, sizeof(p->algo));
     h = fnv(h, &p->root, sizeof(p->root));
     h = fnv(h, &bytes, sizeof(bytes));
-    if (flags & PAPCOLL_F_AGREE)
+    if (flags & PAPCOLL_F_AGREE) {
         h = p->has_tree ? fnv(h, p->v2r, (size_t)P * sizeof(int)) : fnv(h, p->order, (size_t)P * sizeof(int));
+        h = fnv(h, &p->xhash, sizeof(p->xhash));
+    }
     return h;
 }
 
@@ -118,6 +120,7 @@ int papcoll__plan_build(papcoll__plan_t *plan, papcoll_ctx_t *ctx, papcoll_op_t 
     } else {
         plan->has_tree = 0;
         plan->tree = NULL;
+        plan->xhash = 0;
         rc = papcoll__algo_planner_of(op, algo)(plan, &in);
     }
     plan->algo = algo;

@@ -51,6 +51,7 @@ struct papcoll__plan {
     void *xdata;
     void (*xfree)(void *);
     const void *xowner;  /* the planner xdata belongs to */
+    uint64_t xhash;      /* what all ranks must share of xdata (AGREE; 0 when nothing), set by its planner */
 };
 
 /* What a planner sees. */

@@ -22,10 +22,13 @@
  * the plan's, PAPCOLL_CHECK).
  *
  * Execution: each rank walks its transfers round by round; in a round it
- * posts its receive (at most one) and its send (at most one, never the
- * segment it receives), waits for both, then combines the received partial
- * into its own, or, at a sink that gave the segment away earlier, keeps it.
- * No other synchronisation: message matching orders the rounds.  Partials
+ * starts its send (at most one; it is completed later, before the segment
+ * could come back, or at the end) and receives (at most one, never the
+ * segment it sends), then combines the received partial into its own, or,
+ * at a sink that gave the segment away earlier, keeps it.  No other
+ * synchronisation: message matching orders the rounds (a rank reaches round
+ * r once its receives before r are done, so every send of round r is
+ * posted: no deadlock).  Partials
  * are combined in schedule order: COMMUTATIVE_ONLY (falls back to
  * rabenseifner); for a given schedule the bracketing is fixed, so results
  * repeat bit for bit.
@@ -45,7 +48,8 @@
  * needs one more), the generated schedule's length otherwise (at best the
  * imbalance plus a 2-way reduction: Marendic Prop. 3.7).  Generation: O(P
  * log P + R_sum W min(|G|, log P)) (cv_fast.c), only when the key changes.
- * Memory: the vector (root: its receive buffer), one segment, N flags;
+ * Memory: the vector (root: its receive buffer), one segment, N flags and
+ * N send requests;
  * the plan: the schedule (about (P-1) N transfers of 16 bytes, the same on
  * every rank) and its index (8 bytes per transfer).
  * NOMEM: the plan data is allocated on the site's first plan; the generator
@@ -213,66 +217,96 @@ static int seg_lo(int count, int N, int s)
     return (int)((long long)count * s / N);
 }
 
-/* One round of this rank: its send and receive (either may be NULL). */
-static int round_of(const papcoll__args_t *a, const cv_t *c, const papcoll__cv_xfer_t *snd,
-                    const papcoll__cv_xfer_t *rcv, char *work, char *tmp, unsigned char *held)
-{
-    size_t es = a->sig.esize;
-    int count = a->sig.count, N = c->N, rs = rcv ? rcv->segment : 0, n, nq = 0, rc = PAPCOLL_OK;
-    MPI_Request req[2];
-    char *into = rcv && !held[rs] ? work + (size_t)seg_lo(count, N, rs) * es : tmp;
+/* A rank's execution state. */
+typedef struct {
+    const papcoll__args_t *a;
+    const cv_t *c;
+    char *work, *tmp;    /* the vector, one received segment */
+    unsigned char *held; /* [N] the rank holds the segment (it has not sent it away) */
+    MPI_Request *sreq;   /* [N] the send of each segment, while in flight */
+} exec_t;
 
-    n = seg_lo(count, N, rs + 1) - seg_lo(count, N, rs);
-    if (rcv)
-        rc = papcoll__irecv_bytes(into, (size_t)n * es, rcv->sender, PAPCOLL__TAG_DATA, a->comm, &req[nq++]);
-    if (rc == PAPCOLL_OK && snd)
-        rc = papcoll__isend_bytes(
-            work + (size_t)seg_lo(count, N, snd->segment) * es,
-            (size_t)(seg_lo(count, N, snd->segment + 1) - seg_lo(count, N, snd->segment)) * es, snd->receiver,
-            PAPCOLL__TAG_DATA, a->comm, &req[nq++]);
-    if (rc == PAPCOLL_OK)
-        rc = papcoll__waitall(nq, req, MPI_STATUSES_IGNORE);
-    if (rc == PAPCOLL_OK && snd)
-        held[snd->segment] = 0;
-    if (rc == PAPCOLL_OK && rcv && into == tmp)
-        rc = papcoll__reduce_local(a, tmp, work + (size_t)seg_lo(count, N, rs) * es, n);
-    else if (rcv)
-        held[rs] = 1; /* a sink gets back a segment it gave away */
-    return rc;
+static char *seg_at(const exec_t *e, int s)
+{
+    return e->work + (size_t)seg_lo(e->a->sig.count, e->c->N, s) * e->a->sig.esize;
+}
+
+static int seg_n(const exec_t *e, int s)
+{
+    return seg_lo(e->a->sig.count, e->c->N, s + 1) - seg_lo(e->a->sig.count, e->c->N, s);
+}
+
+/*
+ * One round of this rank: its send (may be NULL) leaves in the background,
+ * its receive (may be NULL) is waited for and combined.  A sent segment is
+ * not touched again unless the rank, a sink, gets it back: that send is
+ * completed before the segment is received into place.  Not waiting for
+ * sends keeps a slow receiver from holding up its sender's next rounds
+ * (Marendic's executor waits for both every round).
+ */
+static int round_of(exec_t *e, const papcoll__cv_xfer_t *snd, const papcoll__cv_xfer_t *rcv)
+{
+    const papcoll__args_t *a = e->a;
+    int rc = PAPCOLL_OK, s;
+
+    if (snd) {
+        s = snd->segment;
+        rc = papcoll__isend_bytes(seg_at(e, s), (size_t)seg_n(e, s) * a->sig.esize, snd->receiver,
+                                  PAPCOLL__TAG_DATA, a->comm, &e->sreq[s]);
+        e->held[s] = 0;
+    }
+    if (rc != PAPCOLL_OK || rcv == NULL)
+        return rc;
+    s = rcv->segment;
+    if (!e->held[s]) { /* it comes back to this sink */
+        if ((rc = PAPCOLL__ERR(PMPI_Wait(&e->sreq[s], MPI_STATUS_IGNORE))) == PAPCOLL_OK)
+            rc = papcoll__recv_bytes(seg_at(e, s), (size_t)seg_n(e, s) * a->sig.esize, rcv->sender,
+                                     PAPCOLL__TAG_DATA, a->comm);
+        e->held[s] = 1;
+        return rc;
+    }
+    rc = papcoll__recv_bytes(e->tmp, (size_t)seg_n(e, s) * a->sig.esize, rcv->sender, PAPCOLL__TAG_DATA,
+                             a->comm);
+    return rc == PAPCOLL_OK ? papcoll__reduce_local(a, e->tmp, seg_at(e, s), seg_n(e, s)) : rc;
 }
 
 int papcoll_reduce_clairvoyant(const papcoll__args_t *a)
 {
     const cv_t *c = a->plan->xdata;
     const papcoll__cv_xfer_t *x, *snd, *rcv;
-    int me = a->rank, t, end, r, rc = PAPCOLL_OK;
+    exec_t e = {.a = a, .c = c};
+    int me = a->rank, t, end, r, i, rc = PAPCOLL_OK;
     size_t smax;
-    char *work, *tmp;
-    unsigned char *held;
 
     if (a->bytes == 0)
         return PAPCOLL_OK;
     if (a->plan->xowner != &owner || !c->valid)
         return PAPCOLL_ERR_NOMEM; /* this rank could not build the schedule */
     smax = (size_t)(a->sig.count / c->N + 1) * a->sig.esize;
-    work = me == a->root ? a->rbuf : malloc(a->bytes + 1);
-    tmp = malloc(smax + (size_t)c->N + 1);
-    if (work == NULL || tmp == NULL) {
+    e.work = me == a->root ? a->rbuf : malloc(a->bytes + 1);
+    e.tmp = malloc(smax + (size_t)c->N + 1);
+    e.sreq = malloc((size_t)c->N * sizeof(MPI_Request));
+    if (e.work == NULL || e.tmp == NULL || e.sreq == NULL) {
         rc = PAPCOLL_ERR_NOMEM;
         goto out;
     }
-    held = (unsigned char *)tmp + smax;
-    memset(held, 1, (size_t)c->N);
-    papcoll__copy(work, a->sbuf, a->bytes);
+    e.held = (unsigned char *)e.tmp + smax;
+    memset(e.held, 1, (size_t)c->N);
+    for (i = 0; i < c->N; i++)
+        e.sreq[i] = MPI_REQUEST_NULL;
+    papcoll__copy(e.work, a->sbuf, a->bytes);
     for (t = c->start[me], end = c->start[me + 1]; t < end && rc == PAPCOLL_OK;) {
         r = c->s.x[c->idx[t]].round;
         for (snd = rcv = NULL; t < end && (x = &c->s.x[c->idx[t]])->round == r; t++)
             *(x->sender == me ? &snd : &rcv) = x;
-        rc = round_of(a, c, snd, rcv, work, tmp, held);
+        rc = round_of(&e, snd, rcv);
     }
+    if (rc == PAPCOLL_OK)
+        rc = papcoll__waitall(c->N, e.sreq, MPI_STATUSES_IGNORE);
 out:
-    if (work != a->rbuf)
-        free(work);
-    free(tmp);
+    if (e.work != a->rbuf)
+        free(e.work);
+    free(e.tmp);
+    free(e.sreq);
     return rc;
 }

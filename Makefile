@@ -11,21 +11,44 @@ SAN       ?=
 OUT       ?= .
 OBJ       ?= build/obj
 
+# The version is written once, in papcoll.h (PAPCOLL_VERSION_MAJOR/MINOR/PATCH).
+VERSION   := $(shell awk '$$2 == "PAPCOLL_VERSION_MAJOR" { a = $$3 } $$2 == "PAPCOLL_VERSION_MINOR" { b = $$3 } \
+                          $$2 == "PAPCOLL_VERSION_PATCH" { c = $$3 } END { print a "." b "." c }' \
+                      papcoll/include/papcoll.h)
+ifeq ($(shell echo '$(VERSION)' | grep -xE '[0-9]+\.[0-9]+\.[0-9]+'),)
+$(error cannot read PAPCOLL_VERSION_MAJOR/MINOR/PATCH from papcoll/include/papcoll.h (got '$(VERSION)'))
+endif
+
 # Libraries from pkg-config (Debian: libinih-dev libfftw3-dev libhdf5-dev libpng-dev).
-# HDF5's flags are only needed by trace/, the one module that includes hdf5.h.
-PKGS      := inih fftw3f fftw3 libpng
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS  := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# papcoll and apps/common need libinih; the programs FFTW (fft: single, pic:
+# double) and libpng (pic); trace alone sees HDF5's headers.
+INIH_CFLAGS := $(shell pkg-config --cflags inih 2>/dev/null)
+APP_PKGS  := fftw3f fftw3 libpng
+APP_CFLAGS := $(shell pkg-config --cflags $(APP_PKGS) 2>/dev/null)
 HDF5_CFLAGS := $(shell pkg-config --cflags hdf5 2>/dev/null)
+PKG_LIBS  := $(shell pkg-config --libs inih $(APP_PKGS) 2>/dev/null)
 HDF5_LIBS := $(shell pkg-config --libs hdf5 2>/dev/null)
 
-CFLAGS    := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -fPIC -pthread -fopenmp \
-             $(OPT) $(SAN) -Ipapcoll/include -Ipapcoll/src -Iapps/common -Itrace/include \
-             $(PKG_CFLAGS)
+CFLAGS    := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -fPIC -pthread -fopenmp $(OPT) $(SAN)
 LDFLAGS   := -pthread $(SAN)
 LDLIBS    := $(PKG_LIBS) -lfftw3f_omp $(HDF5_LIBS) -lm
 # libpapcoll itself needs only libinih.
 LIB_LIBS  := $(shell pkg-config --libs inih 2>/dev/null) -lm
+
+# Include paths: each module sees its own headers and the public headers of
+# the layers below it, nothing above (docs/architecture.md, "Layers").
+#   papcoll       its public and internal headers
+#   trace         papcoll.h, its own headers, HDF5 (the only module that sees hdf5.h)
+#   apps/common   its own headers, papmetrics.h
+#   programs      apps/common, the public headers of trace and papcoll; those in
+#                 INTERNAL_PROGRAMS, documented to print the library's internals, also papcoll/src
+#   tests         whatever they test
+INC_PAPCOLL := -Ipapcoll/include -Ipapcoll/src $(INIH_CFLAGS)
+INC_TRACE   := -Ipapcoll/include -Itrace/include $(HDF5_CFLAGS)
+INC_COMMON  := -Iapps/common -Itrace/include $(INIH_CFLAGS)
+INC_PROGRAM := -Iapps/common -Itrace/include -Ipapcoll/include $(APP_CFLAGS)
+INC_TESTS   := -Ipapcoll/include -Ipapcoll/src -Itrace/include -Iapps/common $(APP_CFLAGS)
+INTERNAL_PROGRAMS := papcoll-sched
 
 LIB_SRC   := $(sort $(wildcard papcoll/src/*.c papcoll/src/*/*.c))
 LIB_OBJ   := $(LIB_SRC:%.c=$(OBJ)/%.o)
@@ -38,34 +61,31 @@ STATIC    := $(OUT)/lib/libpapcoll.a
 SHARED    := $(OUT)/lib/libpapcoll.so
 TRACELIB  := $(OUT)/lib/libpaptrace.a
 
-# Programs: NAME:DIR.  Every .c file of DIR but main.c also goes into the
-# archive $(OBJ)/DIR/libNAME.a, so that tests can link a program's pieces.
-# A program whose directory has no sources yet is left out.
-PROGRAMS  := papbench:apps/bench fft:apps/fft pic:apps/pic paptrace:trace/paptrace \
-             papcoll-sched:apps/sched
-PROG_NAME  = $(word 1,$(subst :, ,$(1)))
-PROG_DIR   = $(word 2,$(subst :, ,$(1)))
-PROGRAMS  := $(foreach p,$(PROGRAMS),$(if $(wildcard $(call PROG_DIR,$(p))/*.c),$(p)))
-BINS      := $(foreach p,$(PROGRAMS),$(OUT)/bin/$(call PROG_NAME,$(p)))
-APP_ARCH  := $(foreach p,$(PROGRAMS),$(OBJ)/$(call PROG_DIR,$(p))/lib$(call PROG_NAME,$(p)).a)
+# Programs are discovered: every apps/NAME/main.c builds bin/NAME.  The other
+# .c files of apps/NAME also go into the archive $(OBJ)/apps/NAME/libNAME.a,
+# so that tests can link a program's pieces.
+PROGRAMS  := $(sort $(patsubst apps/%/main.c,%,$(wildcard apps/*/main.c)))
+BINS      := $(PROGRAMS:%=$(OUT)/bin/%)
+APP_ARCH  := $(foreach p,$(PROGRAMS),$(OBJ)/apps/$(p)/lib$(p).a)
 COMMON_SRC := $(sort $(wildcard apps/common/*.c))
 COMMON_OBJ := $(COMMON_SRC:%.c=$(OBJ)/%.o)
 COMMON_ARCH := $(OBJ)/apps/common/libcommon.a
 ALL_SRC   := $(LIB_SRC) $(TRACE_SRC) $(COMMON_SRC) $(TEST_SRC) \
-             $(foreach p,$(PROGRAMS),$(wildcard $(call PROG_DIR,$(p))/*.c))
+             $(foreach p,$(PROGRAMS),$(wildcard apps/$(p)/*.c))
 
-# Link order: program pieces, then trace, common, the library, system libraries.
-LINK_LIBS := $(TRACELIB) $(COMMON_ARCH) $(STATIC)
+# Link order: program pieces, then common, trace, the library, system libraries.
+LINK_LIBS := $(COMMON_ARCH) $(TRACELIB) $(STATIC)
 
 define PROGRAM_RULES
-$(OBJ)/$(2)/lib$(1).a: $(patsubst %.c,$(OBJ)/%.o,$(filter-out $(2)/main.c,$(wildcard $(2)/*.c)))
+$(OBJ)/apps/$(1)/lib$(1).a: $(patsubst %.c,$(OBJ)/%.o,$(filter-out apps/$(1)/main.c,$(wildcard apps/$(1)/*.c)))
 	@mkdir -p $$(dir $$@)
 	rm -f $$@ && ar rcs $$@ $$^
-$(OUT)/bin/$(1): $(OBJ)/$(2)/main.o $(OBJ)/$(2)/lib$(1).a $(LINK_LIBS)
+$(OUT)/bin/$(1): $(OBJ)/apps/$(1)/main.o $(OBJ)/apps/$(1)/lib$(1).a $(LINK_LIBS)
 	@mkdir -p $$(dir $$@)
 	$(CC) $(LDFLAGS) -fopenmp -o $$@ $$^ $$(LDLIBS)
 endef
-$(foreach p,$(PROGRAMS),$(eval $(call PROGRAM_RULES,$(call PROG_NAME,$(p)),$(call PROG_DIR,$(p)))))
+$(foreach p,$(PROGRAMS),$(eval $(call PROGRAM_RULES,$(p))))
+$(foreach p,$(INTERNAL_PROGRAMS),$(eval $(OBJ)/apps/$(p)/%.o: INC_PROGRAM += -Ipapcoll/src))
 
 # IceT, the optional peer of pic's compositing: the two libraries and headers
 # that jobs/icet-fetch takes from Debian's paraview packages.  Only pic's
@@ -91,11 +111,11 @@ icet-note:
 all: check-deps $(STATIC) $(SHARED) $(TRACELIB) $(BINS) $(TEST_BIN)
 
 help:
-	@echo "make            build lib/libpapcoll.{a,so}, bin/papbench, test programs"
+	@echo "make            build lib/libpapcoll.{a,so}, lib/libpaptrace.a, bin/* (one per apps/*/main.c), tests"
 	@echo "make run        install missing OS packages (when possible), build, run the main job"
 	@echo "make test       build and run the whole test suite (normal and TSan builds)"
 	@echo "make asan|tsan  sanitizer builds in build/asan, build/tsan"
-	@echo "make install PREFIX=DIR   install library, header and papcoll.pc"
+	@echo "make install PREFIX=DIR   install library $(VERSION), headers and papcoll.pc"
 	@echo "make deps       install missing OS packages (Debian/Ubuntu, as root)"
 
 # Fails with one line naming what is missing (jobs/deps --check).
@@ -105,9 +125,29 @@ check-deps:
 deps:
 	@jobs/deps --install
 
-$(OBJ)/%.o: %.c
+# One compile rule per module, each with its include paths (the most specific
+# pattern wins: apps/common/ is not a program).
+$(OBJ)/papcoll/%.o: papcoll/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS) $(INC_PAPCOLL) -MMD -MP -c $< -o $@
+
+# Traces record the project version.
+TRACE_VERSION := -DPAPCOLL_GIT_VERSION='"$(shell git describe --always --dirty 2>/dev/null || echo unknown)"'
+$(OBJ)/trace/%.o: trace/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(INC_TRACE) $(TRACE_VERSION) -MMD -MP -c $< -o $@
+
+$(OBJ)/apps/common/%.o: apps/common/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(INC_COMMON) -MMD -MP -c $< -o $@
+
+$(OBJ)/apps/%.o: apps/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(INC_PROGRAM) -MMD -MP -c $< -o $@
+
+$(OBJ)/tests/%.o: tests/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(INC_TESTS) -MMD -MP -c $< -o $@
 
 $(STATIC): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -124,12 +164,6 @@ $(TRACELIB): $(TRACE_OBJ)
 $(COMMON_ARCH): $(COMMON_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
-
-# trace/ alone sees HDF5's headers; traces record the project version.
-TRACE_VERSION := -DPAPCOLL_GIT_VERSION='"$(shell git describe --always --dirty 2>/dev/null || echo unknown)"'
-$(OBJ)/trace/%.o: trace/%.c
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(HDF5_CFLAGS) $(TRACE_VERSION) -MMD -MP -c $< -o $@
 
 $(OUT)/build/tests/%: $(OBJ)/tests/%.o $(APP_ARCH) $(LINK_LIBS)
 	@mkdir -p $(dir $@)
@@ -155,12 +189,13 @@ tsan:
 	@$(MAKE) --no-print-directory OUT=build/tsan OBJ=build/tsan/obj OPT="-O1 -g" \
 	    SAN="-fsanitize=thread" all
 
-install: all
+# The library, its public headers (papcoll.h includes papcoll_ops.def) and papcoll.pc.
+install: check-deps $(STATIC) $(SHARED)
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 644 $(STATIC) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(SHARED) $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 papcoll/include/papcoll.h $(DESTDIR)$(PREFIX)/include/
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|0.1.0|' -e 's|@LIBS@|$(LIB_LIBS)|' \
+	install -m 644 papcoll/include/papcoll.h papcoll/include/papcoll_ops.def $(DESTDIR)$(PREFIX)/include/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' -e 's|@LIBS@|$(LIB_LIBS)|' \
 	    papcoll/papcoll.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/papcoll.pc
 
 clean:

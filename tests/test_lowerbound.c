@@ -1,5 +1,5 @@
 /*
- * Serial tests of the root-port lower bound (apps/common/lowerbound.c):
+ * Serial tests of the root-port lower bound (trace/src/lowerbound.c, papmetrics.h):
  * cases worked by hand, the credit clamp, and, for random arrivals, the
  * gather bound against a brute force over every service order of a port
  * whose idle time up to `credit` is given back (a token bucket).
@@ -7,53 +7,53 @@
 #include <math.h>
 #include <string.h>
 
-#include "lowerbound.h"
+#include "papmetrics.h"
 #include "unit.h"
 
 #define EPS 1e-12
 
 static void test_by_hand(void)
 {
-    const lb_model_t plain = {0.5, 1e-3, 0.0}, burst = {0.5, 1e-3, 0.3};
+    const pm_lb_model_t plain = {0.5, 1e-3, 0.0}, burst = {0.5, 1e-3, 0.3};
     const double flat[4] = {0, 0, 0, 0}, spread[4] = {0, 0, 5, 10}, late_root[4] = {20, 0, 0, 0};
     double lb;
 
     unit_name = "test_lowerbound by hand";
     /* c = 0.5 + 500 * 1e-3 = 1. */
-    lb = lb_gather(4, flat, 0, &plain, 500);
+    lb = pm_lb_gather(4, flat, 0, &plain, 500);
     check(fabs(lb - 3.0) < EPS, "gather flat: %g, expected 3 (P-1)c", lb);
-    lb = lb_gather(4, flat, 0, &burst, 500);
+    lb = pm_lb_gather(4, flat, 0, &burst, 500);
     check(fabs(lb - 2.7) < EPS, "gather flat, credit 0.3: %g, expected 3c - credit", lb);
     /* Leaves at 0, 5, 10, root at 0: every block after an idle gap: 10 + c - credit. */
-    lb = lb_gather(4, spread, 0, &burst, 500);
+    lb = pm_lb_gather(4, spread, 0, &burst, 500);
     check(fabs(lb - 10.7) < EPS, "gather spread, credit: %g, expected 10.7", lb);
-    lb = lb_gather(4, spread, 0, &plain, 500);
+    lb = pm_lb_gather(4, spread, 0, &plain, 500);
     check(fabs(lb - 11.0) < EPS, "gather spread: %g, expected 11", lb);
-    lb = lb_gather(4, late_root, 0, &burst, 500);
+    lb = pm_lb_gather(4, late_root, 0, &burst, 500);
     check(fabs(lb - 20.0) < EPS, "gather late root: %g, expected 20", lb);
-    lb = lb_gather(1, flat, 0, &burst, 500);
+    lb = pm_lb_gather(1, flat, 0, &burst, 500);
     check(fabs(lb) < EPS, "gather P=1: %g, expected 0", lb);
     /* Scatter: slots at root + (i+1)c - credit; a leaf exits no sooner than it arrives. */
-    lb = lb_scatter(4, flat, 0, &burst, 500);
+    lb = pm_lb_scatter(4, flat, 0, &burst, 500);
     check(fabs(lb - 2.7) < EPS, "scatter flat, credit: %g, expected 2.7", lb);
-    lb = lb_scatter(4, spread, 0, &plain, 500);
+    lb = pm_lb_scatter(4, spread, 0, &plain, 500);
     check(fabs(lb - 10.0) < EPS, "scatter spread: %g, expected 10 (last leaf's arrival)", lb);
-    lb = lb_scatter(4, late_root, 0, &plain, 500);
+    lb = pm_lb_scatter(4, late_root, 0, &plain, 500);
     check(fabs(lb - 23.0) < EPS, "scatter late root: %g, expected 23 (root at 20, then 3c)", lb);
 }
 
 /* A credit above the transfer time b beta is clamped to it: a block never beats alpha. */
 static void test_clamp(void)
 {
-    const lb_model_t m = {0.1, 1e-3, 5.0};
+    const pm_lb_model_t m = {0.1, 1e-3, 5.0};
     const double flat[3] = {0, 0, 0};
     double lb;
 
     unit_name = "test_lowerbound clamp";
     /* c = 0.1 + 0.1 = 0.2, credit clamped to 0.1: releases at -0.1, completions 0.1, 0.3. */
-    lb = lb_gather(3, flat, 0, &m, 100);
+    lb = pm_lb_gather(3, flat, 0, &m, 100);
     check(fabs(lb - 0.3) < EPS, "gather: %g, expected 0.3", lb);
-    lb = lb_gather(3, flat, 0, &(lb_model_t){0.1, 1e-3, -1.0}, 100);
+    lb = pm_lb_gather(3, flat, 0, &(pm_lb_model_t){0.1, 1e-3, -1.0}, 100);
     check(fabs(lb - 0.4) < EPS, "negative credit: %g, expected 0.4 (as 0)", lb);
 }
 
@@ -105,7 +105,7 @@ static void test_brute_force(void)
 
     unit_name = "test_lowerbound brute force";
     for (trial = 0; trial < 400; trial++) {
-        lb_model_t m = {rnd_unit() * 1e-4, rnd_unit() * 1e-8, rnd_unit() * 2e-3};
+        pm_lb_model_t m = {rnd_unit() * 1e-4, rnd_unit() * 1e-8, rnd_unit() * 2e-3};
         size_t block = 1 + rnd() % (1 << 20);
         double c = m.alpha + (double)block * m.beta;
         double credit = m.credit < (double)block * m.beta ? m.credit : (double)block * m.beta;
@@ -120,7 +120,7 @@ static void test_brute_force(void)
         }
         want = best_order(n, leaf, c, credit);
         want = (want > a[root] ? want : a[root]) - lo;
-        got = lb_gather(P, a, root, &m, block);
+        got = pm_lb_gather(P, a, root, &m, block);
         check(fabs(got - want) < 1e-12, "trial %d P=%d root=%d alpha=%g beta=%g credit=%g block=%zu: %.15g, "
               "best order %.15g", trial, P, root, m.alpha, m.beta, m.credit, block, got, want);
     }

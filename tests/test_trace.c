@@ -1,12 +1,17 @@
 /*
- * Serial tests of libpaptrace and the paptrace commands' computations:
+ * Serial tests of libpaptrace, its metrics (papmetrics.h) and the paptrace
+ * commands' computations:
  *
  *   1. round trip: synthetic records of 2 sites at P = 5 (interleaved,
  *      NaN fields, a changing root, lengths not multiples of the flush
- *      period) go through the sink callbacks into a file; paptrace_read
- *      must give back every metadata item and every value bit for bit;
- *   2. the metrics (run time, elapsed, imbalance) and the autocorrelation
- *      against hand-computed values;
+ *      period, decisions with short, empty-detail and over-long reasons)
+ *      go through the sink callbacks into a file; paptrace_read must give
+ *      back every metadata item and every value bit for bit, the algorithm
+ *      tables of exactly the operations used (a subset of papcoll's), and
+ *      the decisions (a cut reason ending in "...");
+ *   2. the metrics (run time, elapsed, imbalance on records and on a
+ *      strided array, absorption, efficiency, statistics) and the
+ *      autocorrelation against hand-computed values;
  *   3. pt_group_stats of paptrace stats on a hand-made site;
  *   4. reader errors: missing file, not HDF5, a directory;
  *   5. crash safety: a child process writes records (a third site appears
@@ -17,6 +22,8 @@
  *        test_trace --crash FILE      only 5, keeping FILE, printing
  *                                     "flushed SITE N" (tests/trace_crash.sh)
  *        test_trace --write FILE      writes the trace of 1 to FILE (tests/trace_badinput.sh)
+ *        test_trace --schema1 FILE    FILE must read as the trace of 1 written by the schema-1
+ *                                     writer (tests/fixtures/trace-schema1.h5.gz, tests/trace_schema.sh)
  */
 #include <math.h>
 #include <signal.h>
@@ -27,8 +34,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../apps/paptrace/paptrace_cli.h"
 #include "paptrace.h"
-#include "../trace/paptrace/paptrace_cli.h"
 #include "unit.h"
 
 #define P 5
@@ -57,6 +64,25 @@ static papcoll_rank_record_t synth(int site, int k, int i)
     return r;
 }
 
+/* The decision of (site, call k), or NULL: site 0 every 4th call, site 1 every
+ * 5th with a reason longer than a decision row holds, the late site never. */
+static const char *synth_reason(int site, int k)
+{
+    static char buf[400];
+    int n;
+
+    if (site == 0 && k % 4 == 0) {
+        snprintf(buf, sizeof buf, "policy fixed:x%d", k);
+        return buf;
+    }
+    if (site != 1 || k % 5 != 0)
+        return NULL;
+    n = snprintf(buf, sizeof buf, "policy fixed:y%d", k);
+    while (n < 300)
+        n += snprintf(buf + n, sizeof buf - (size_t)n, "; step %d cannot: runs mpi", n);
+    return buf;
+}
+
 static void synth_record(int site, int k, papcoll_rank_record_t *ranks, papcoll_record_t *rec)
 {
     int i;
@@ -69,6 +95,7 @@ static void synth_record(int site, int k, papcoll_rank_record_t *ranks, papcoll_
     rec->op = site == 1 ? PAPCOLL_OP_SCATTER : PAPCOLL_OP_GATHER;
     rec->iter = k;
     rec->algo = k % papcoll_algo_count(rec->op);
+    rec->reason = synth_reason(site, k);
     rec->root = site ? k % P : 0;
     rec->bytes = 4096LL * (site + 1);
     rec->count = 1024 * (site + 1);
@@ -116,11 +143,13 @@ static int write_trace(const char *path)
     return check(rc == PAPTRACE_OK && t == NULL, "paptrace_finish: %s", paptrace_strerror(rc)) ? 0 : -1;
 }
 
-static void check_meta(const paptrace_file_t *f)
+/* The metadata of write_trace's file, written by a writer of schema version schema. */
+static void check_meta(const paptrace_file_t *f, int schema)
 {
-    int i, op;
+    int i, op, used;
 
-    check(f->schema_version == PAPTRACE_SCHEMA_VERSION, "schema version %d", f->schema_version);
+    check(f->schema_version == schema, "schema version %d, expected %d", f->schema_version, schema);
+    check(f->has_decisions == (schema >= 2), "has_decisions %d at schema %d", f->has_decisions, schema);
     check(strcmp(f->program, "prog") == 0, "program '%s'", f->program);
     check(f->argc == 5, "argc %d", f->argc);
     for (i = 0; i < f->argc && i < 5; i++)
@@ -141,18 +170,51 @@ static void check_meta(const paptrace_file_t *f)
                   same(c->error, clk_err[s][r]),
               "clock sample %d rank %d", s, r);
     }
+    /* The tables of the operations the sites use, no other (also every table of a schema-1 writer). */
     for (op = 0; op < PAPCOLL_OP_COUNT; op++) {
-        check(f->nalgos[op] == papcoll_algo_count((papcoll_op_t)op), "algorithm count of op %d", op);
+        used = op == PAPCOLL_OP_GATHER || op == PAPCOLL_OP_SCATTER;
+        check(f->nalgos[op] == (used ? papcoll_algo_count((papcoll_op_t)op) : 0), "%d algorithms of %s",
+              f->nalgos[op], papcoll_op_name((papcoll_op_t)op));
         for (i = 0; i < f->nalgos[op]; i++)
             check(strcmp(f->algos[op][i], papcoll_algo_name((papcoll_op_t)op, i)) == 0, "algo %d of op %d", i, op);
     }
 }
 
-static void check_site(const paptrace_file_t *f, int s)
+/* The decisions of site s's first niters calls read back; exact: and no other. */
+static void check_decisions(const paptrace_site_t *site, int s, long niters, int exact)
+{
+    const char *want;
+    char cut[PAPTRACE_REASON_LEN];
+    long k, d = 0;
+
+    for (k = 0; k < niters; k++) {
+        if ((want = synth_reason(s, (int)k)) == NULL)
+            continue;
+        if (!check(d < site->ndecisions, "site %d: decision of call %ld missing (%ld read)", s, k,
+                   site->ndecisions))
+            return;
+        snprintf(cut, sizeof cut, "%s", want);
+        if (strlen(want) >= sizeof cut)
+            memcpy(cut + sizeof cut - 4, "...", 3);
+        check(
+            site->decisions[d].iter == k && site->decisions[d].algo == (int)k % papcoll_algo_count(site->op),
+            "site %d decision %ld: call %d algo %d", s, d, site->decisions[d].iter, site->decisions[d].algo);
+        check(strcmp(site->decisions[d].reason, cut) == 0 && site->decisions[d].detail[0] == '\0',
+              "site %d call %ld: reason '%s' detail '%s'", s, k, site->decisions[d].reason,
+              site->decisions[d].detail);
+        d++;
+    }
+    check(exact ? d == site->ndecisions : d <= site->ndecisions, "site %d: %ld decisions read, %ld expected",
+          s, site->ndecisions, d);
+}
+
+/* The rows of site s: every value bit for bit. */
+static void check_rows(const paptrace_file_t *f, int s)
 {
     const paptrace_site_t *site = paptrace_find_site(f, site_names[s]);
     papcoll_rank_record_t ranks[P];
     papcoll_record_t rec;
+    pm_call_t call;
     long k;
     int i;
 
@@ -169,12 +231,24 @@ static void check_site(const paptrace_file_t *f, int s)
         check(it->iter == rec.iter && it->algo == rec.algo && it->root == rec.root && it->bytes == rec.bytes &&
                   same(it->plan_time, rec.plan_time),
               "site %d iter %ld row", s, k);
-        check(same(it->runtime, paptrace_runtime(ranks, P)) && same(it->elapsed, paptrace_elapsed(ranks, P)),
+        call = paptrace_call(ranks, P);
+        check(same(it->runtime, pm_runtime(&call)) && same(it->elapsed, pm_elapsed(&call)),
               "site %d iter %ld run/elapsed", s, k);
         for (i = 0; i < P; i++)
             check(memcmp(&site->ranks[k * P + i], &ranks[i], sizeof ranks[i]) == 0, "site %d iter %ld rank %d", s,
                   k, i);
     }
+}
+
+static void check_site(const paptrace_file_t *f, int s)
+{
+    const paptrace_site_t *site = paptrace_find_site(f, site_names[s]);
+
+    if (site != NULL && f->has_decisions)
+        check_decisions(site, s, niters[s], 1);
+    else if (site != NULL)
+        check(site->ndecisions == 0 && site->decisions == NULL, "site %d: decisions in a schema-1 file", s);
+    check_rows(f, s);
 }
 
 static void test_round_trip(void)
@@ -191,7 +265,7 @@ static void test_round_trip(void)
         rc = paptrace_read(path, &f, err, sizeof err);
         if (check(rc == PAPTRACE_OK, "paptrace_read: %s", err)) {
             check(f->nsites == 2, "%d sites", f->nsites);
-            check_meta(f);
+            check_meta(f, PAPTRACE_SCHEMA_VERSION);
             check_site(f, 0);
             check_site(f, 1);
             paptrace_file_free(&f);
@@ -200,32 +274,103 @@ static void test_round_trip(void)
     unlink(path);
 }
 
-static void test_metrics(void)
+/* The per-call metrics on papcoll's records, NaN ranks skipped. */
+static void test_call_metrics(void)
 {
     papcoll_rank_record_t r[P] = {{0, 0, 0, 1.0, 2.0, 0},
                                   {0, 0, 0, 1.5, 2.5, 0},
                                   {0, 0, 0, NAN, NAN, 0},
                                   {0, 0, 0, 0.75, 3.0, 0},
                                   {0, 0, 0, 2.0, 2.25, 0}};
+    pm_call_t c = paptrace_call(r, P), none = paptrace_call(&r[2], 1);
+
+    check(pm_imbalance(&c) == 1.25, "imbalance %g", pm_imbalance(&c));
+    check(pm_runtime(&c) == 2.25, "runtime %g", pm_runtime(&c));
+    check(pm_elapsed(&c) == 1.125, "elapsed %g", pm_elapsed(&c));
+    check(pm_first_arrival(&c) == 0.75, "first arrival %g", pm_first_arrival(&c));
+    check(isnan(pm_runtime(&none)) && isnan(pm_elapsed(&none)) && isnan(pm_imbalance(&none)) &&
+              isnan(pm_first_arrival(&none)),
+          "metrics of a rank without times");
+    check(pm_absorption(2.0, 2.25, 1.25) == 1.0, "absorption %g", pm_absorption(2.0, 2.25, 1.25));
+    check(pm_efficiency(1.5, 2.0) == 0.75 && isnan(pm_efficiency(1.0, 0.0)) && isnan(pm_efficiency(1.0, NAN)),
+          "efficiency");
+}
+
+/* The same call as papbench (pairs) and fft (rank-major records of 3 fields) hold it. */
+static void test_strided(void)
+{
+    const double a[3] = {4.0, 3.5, 5.0}, f[3] = {6.0, 6.5, 5.5};
+    double pairs[6], rec[3 * 2 * 3];
+    int i;
+
+    for (i = 0; i < 3; i++) {
+        pairs[2 * i] = a[i];
+        pairs[2 * i + 1] = f[i];
+        /* Iteration 1 of 2, rank i: record (i * 2 + 1); iteration 0 holds noise. */
+        rec[(i * 2 + 0) * 3 + 0] = rec[(i * 2 + 0) * 3 + 1] = rec[(i * 2 + 0) * 3 + 2] = 100.0 + i;
+        rec[(i * 2 + 1) * 3 + 0] = a[i];
+        rec[(i * 2 + 1) * 3 + 1] = f[i];
+        rec[(i * 2 + 1) * 3 + 2] = -1.0;
+    }
+    {
+        pm_call_t views[3] = {{a, f, 3, sizeof(double)},
+                              {&pairs[0], &pairs[1], 3, 2 * sizeof(double)},
+                              {&rec[3], &rec[4], 3, 2 * 3 * sizeof(double)}};
+
+        for (i = 0; i < 3; i++)
+            check(pm_runtime(&views[i]) == 3.0 && pm_elapsed(&views[i]) == 5.5 / 3 &&
+                      pm_imbalance(&views[i]) == 1.5 && pm_first_arrival(&views[i]) == 3.5,
+                  "layout %d: r %g e %g I %g", i, pm_runtime(&views[i]), pm_elapsed(&views[i]),
+                  pm_imbalance(&views[i]));
+    }
+}
+
+/* Mean, median, standard deviation and the t-based 95% interval of a sample. */
+static void test_stats(void)
+{
+    const double x[5] = {10, 1, 4, 3, 2}, even[4] = {4, 1, 3, 2};
+    double half = 2.776 * sqrt(12.5) / sqrt(5.0);
+    pm_stats_t st;
+    int rc;
+
+    rc = pm_stats(x, 5, &st);
+    check(rc == 0 && st.n == 5 && st.mean == 4.0 && st.median == 3.0 && st.min == 1.0 && st.max == 10.0,
+          "stats n %d mean %g median %g", st.n, st.mean, st.median);
+    check(fabs(st.stddev - sqrt(12.5)) < 1e-12 && fabs(st.ci_lo - (4.0 - half)) < 1e-12 &&
+              fabs(st.ci_hi - (4.0 + half)) < 1e-12,
+          "sd %g ci [%g, %g]", st.stddev, st.ci_lo, st.ci_hi);
+    rc = pm_stats(even, 4, &st);
+    check(rc == 0 && st.median == 2.5, "median of 4: %g", st.median);
+    rc = pm_stats(x, 0, &st);
+    check(rc == -1 && st.n == 0, "empty sample");
+    check(pm_t95(2) == 12.706 && pm_t95(31) == 1.96, "t95");
+}
+
+static void test_autocorr(void)
+{
     double up[5] = {1, 2, 3, 4, 5}, flat[4] = {2, 2, 2, 2}, alt[6] = {1, -1, 1, -1, 1, -1}, acf[5];
     double want_up[5] = {0.4, -0.1, -0.4, -0.4, NAN};
     int h;
 
-    unit_name = "test_trace metrics";
-    check(paptrace_imbalance(r, P) == 1.25, "imbalance %g", paptrace_imbalance(r, P));
-    check(paptrace_runtime(r, P) == 2.25, "runtime %g", paptrace_runtime(r, P));
-    check(paptrace_elapsed(r, P) == 1.125, "elapsed %g", paptrace_elapsed(r, P));
-    check(isnan(paptrace_runtime(&r[2], 1)), "runtime of a rank without times");
-    paptrace_autocorr(up, 5, 5, acf);
+    pm_autocorr(up, 5, 5, acf);
     for (h = 0; h < 5; h++)
         check(isnan(want_up[h]) ? isnan(acf[h]) : fabs(acf[h] - want_up[h]) < 1e-15, "acf(1..5) lag %d: %g",
               h + 1, acf[h]);
-    paptrace_autocorr(flat, 4, 2, acf);
+    pm_autocorr(flat, 4, 2, acf);
     check(isnan(acf[0]) && isnan(acf[1]), "constant series gives NaN");
     /* Alternating: mean 0, var 6; lag 1 sum -5 -> -5/6; lag 2 sum 4 -> 2/3. */
-    paptrace_autocorr(alt, 6, 2, acf);
+    pm_autocorr(alt, 6, 2, acf);
     check(fabs(acf[0] + 5.0 / 6) < 1e-15 && fabs(acf[1] - 4.0 / 6) < 1e-15, "alternating acf %g %g", acf[0],
           acf[1]);
+}
+
+static void test_metrics(void)
+{
+    unit_name = "test_trace metrics";
+    test_call_metrics();
+    test_strided();
+    test_stats();
+    test_autocorr();
 }
 
 /*
@@ -270,6 +415,24 @@ static void test_group_stats(void)
     check(fabs(g.acf[2 * PT_LAGS]) < 1e-12 && isnan(g.acf[0]) && isnan(g.acf[2 * PT_LAGS + 2]),
           "acf rank 2 lag 1 %g", g.acf[2 * PT_LAGS]);
     pt_group_free(&g);
+}
+
+/* A file of the schema-1 writer (papcoll 0.1's test_trace --write): the same calls, no decisions. */
+static void test_schema1(const char *path)
+{
+    paptrace_file_t *f = NULL;
+    char err[512];
+    int rc;
+
+    unit_name = "test_trace schema 1";
+    rc = paptrace_read(path, &f, err, sizeof err);
+    if (!check(rc == PAPTRACE_OK, "paptrace_read: %s", err))
+        return;
+    check(f->nsites == 2, "%d sites", f->nsites);
+    check_meta(f, 1);
+    check_site(f, 0);
+    check_site(f, 1);
+    paptrace_file_free(&f);
 }
 
 static void test_errors(void)
@@ -333,6 +496,11 @@ static void crash_check_site(const paptrace_file_t *f, int s, int flushed)
         check(site->iters[k].iter == k && memcmp(&site->ranks[k * P], ranks, sizeof ranks) == 0,
               "site %d iteration %ld of %ld differs (flushed %d)", s, k, site->niters, flushed);
     }
+    /* Decisions of unflushed calls may be missing; none of a call without rows is kept. */
+    check_decisions(site, s, flushed, 0);
+    check(site->ndecisions == 0 || site->decisions[site->ndecisions - 1].iter < site->niters,
+          "site %d: a decision of call %d, %ld calls readable", s,
+          site->ndecisions ? site->decisions[site->ndecisions - 1].iter : -1, site->niters);
 }
 
 /* Runs the child, kills it, checks the file.  flushed[s]: iterations reported flushed. */
@@ -397,8 +565,12 @@ int main(int argc, char **argv)
         write_trace(argv[2]);
         return unit_summary();
     }
+    if (argc == 3 && strcmp(argv[1], "--schema1") == 0) {
+        test_schema1(argv[2]);
+        return unit_summary();
+    }
     if (argc != 1) {
-        fprintf(stderr, "usage: test_trace [--crash FILE | --write FILE]\n");
+        fprintf(stderr, "usage: test_trace [--crash FILE | --write FILE | --schema1 FILE]\n");
         return 2;
     }
     test_round_trip();

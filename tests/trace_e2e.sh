@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # End to end: papbench on 4 ranks with --trace, records delivered by
-# papcoll's sink to rank 0; then paptrace info, stats, csv, chrome and pat
-# on the file.  The trace's run times must agree with papbench's own
-# measurement (median over the measured iterations), and the pat file must
-# replay in papbench.
+# papcoll's sink to rank 0; then paptrace info (decisions included), stats,
+# csv, chrome and pat on the file.  The trace's run times must agree with
+# papbench's own measurement (median over the measured iterations), and the
+# pat file must replay in papbench.
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 PB=$OUTDIR/bin/papbench
@@ -30,6 +30,9 @@ for algo in ls sls bsls; do
     site=papbench-$algo
     grep -q "^site [0-9]* '$site': gather, 4 ranks, $((WARMUP + ITERS)) calls" "$TMP/stats" ||
         fail "stats: site $site missing or with the wrong number of calls"
+    # papcoll's reason for the first call's algorithm, through the sink and the file.
+    grep -A1 "^  site [0-9]* '$site': 1$" "$TMP/info" | grep -q "^    call 0  $algo: policy fixed:$algo$" ||
+        fail "info: site $site lacks its one decision (call 0, policy fixed:$algo)"
     "$PT" csv "$TMP/run.h5" --site "$site" >"$TMP/$algo.csv" 2>"$TMP/err" || fail "paptrace csv: $(cat "$TMP/err")"
     rows=$(($(wc -l <"$TMP/$algo.csv") - 1))
     [[ $rows -eq $(((WARMUP + ITERS) * 4)) ]] || fail "csv of $site: $rows rows, expected $(((WARMUP + ITERS) * 4))"

@@ -1,9 +1,8 @@
 /*
- * Root-port lower bound (see lowerbound.h).
+ * Measurement of the lower bound's port model (see lowerbound.h).
  */
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "lowerbound.h"
 
@@ -11,70 +10,6 @@
  * sends (the credit of a token bucket does not depend on the block size). */
 #define LB_STREAM_BLOCKS 4
 #define LB_STREAM_MAX (4 << 20)
-
-static int cmp_double(const void *pa, const void *pb)
-{
-    double a = *(const double *)pa, b = *(const double *)pb;
-    return (a > b) - (a < b);
-}
-
-/* Leaf arrivals sorted ascending into out (P-1 values); returns min of all. */
-static double sorted_leaves(int P, const double *a, int root, double *out)
-{
-    double lo = a[0];
-    int i, n = 0;
-
-    for (i = 0; i < P; i++) {
-        lo = a[i] < lo ? a[i] : lo;
-        if (i != root)
-            out[n++] = a[i];
-    }
-    qsort(out, (size_t)n, sizeof(double), cmp_double);
-    return lo;
-}
-
-/* Port time of one block, and the credit clamped to [0, block beta]. */
-static double block_time(const lb_model_t *m, size_t block, double *credit)
-{
-    double xfer = (double)block * m->beta;
-
-    *credit = m->credit < 0 ? 0 : m->credit > xfer ? xfer : m->credit;
-    return m->alpha + xfer;
-}
-
-double lb_gather(int P, const double *a, int root, const lb_model_t *m, size_t block)
-{
-    double credit, c = block_time(m, block, &credit), t = -INFINITY, lo;
-    double *leaf = malloc((size_t)P * sizeof(double));
-    int i;
-
-    if (leaf == NULL)
-        return NAN;
-    lo = sorted_leaves(P, a, root, leaf);
-    for (i = 0; i < P - 1; i++)
-        t = (t > leaf[i] - credit ? t : leaf[i] - credit) + c;
-    free(leaf);
-    t = t > a[root] ? t : a[root];
-    return t - lo;
-}
-
-double lb_scatter(int P, const double *a, int root, const lb_model_t *m, size_t block)
-{
-    double credit, c = block_time(m, block, &credit), t = a[root], lo, slot;
-    double *leaf = malloc((size_t)P * sizeof(double));
-    int i;
-
-    if (leaf == NULL)
-        return NAN;
-    lo = sorted_leaves(P, a, root, leaf);
-    for (i = 0; i < P - 1; i++) {
-        slot = a[root] + (i + 1) * c - credit;
-        slot = slot > leaf[i] ? slot : leaf[i];
-        t = slot > t ? slot : t;
-    }
-    free(leaf);
-    return t - lo;
-}
 
 /* Minimum one-way time of reps ping-pongs of n bytes between root and peer. */
 static double pingpong(MPI_Comm comm, int rank, int root, int peer, char *buf, int n, int reps)
@@ -125,7 +60,7 @@ static double stream(MPI_Comm comm, int rank, int root, int peer, char *buf, int
     return best;
 }
 
-int lb_measure(MPI_Comm comm, int root, size_t block, int reps, lb_model_t *m)
+int lb_measure(MPI_Comm comm, int root, size_t block, int reps, pm_lb_model_t *m)
 {
     double v[3] = {0, 0, 0}, single, per_block;
     int rank, P, peer, n = block > (size_t)LB_STREAM_MAX ? LB_STREAM_MAX : (int)block;

@@ -197,7 +197,7 @@ int json_finish(json_t *j)
     return j->depth == 0 && !j->error && !ferror(j->f) ? 0 : -1;
 }
 
-void json_stats(json_t *j, const char *key, const stats_t *t)
+void json_stats(json_t *j, const char *key, const pm_stats_t *t)
 {
     json_begin_object(j, key);
     json_number(j, "mean", t->mean);

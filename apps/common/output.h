@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "stats.h"
+#include "papmetrics.h"
 
 /* Creates path and its missing parents (mkdir -p).  On error writes one line to err. */
 int output_mkdir_p(const char *path, char *err, size_t errlen);
@@ -51,7 +51,7 @@ void json_int(json_t *j, const char *key, long long value);
 void json_uint(json_t *j, const char *key, unsigned long long value);
 void json_bool(json_t *j, const char *key, int value);
 /* {"mean","median","stddev","min","max","ci95":[lo,hi],"n"} of a sample. */
-void json_stats(json_t *j, const char *key, const stats_t *t);
+void json_stats(json_t *j, const char *key, const pm_stats_t *t);
 /* Ends the document with a newline; returns 0, or -1 on misuse or a write error. */
 int json_finish(json_t *j);
 

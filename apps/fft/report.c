@@ -4,19 +4,18 @@
  * Everything here runs on rank 0 except the final agreement on the status.
  */
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fft.h"
 #include "output.h"
-#include "stats.h"
+#include "papmetrics.h"
 
 /* Per-iteration metrics of the gather (DESIGN.md, Metrics) and the totals. */
 typedef struct {
     double *runtime, *elapsed, *imbalance, *min_arrival;
-    stats_t rt, el;
+    pm_stats_t rt, el;
     double compute_time; /* mean over ranks of the time spent computing (s) */
     double prep, post;   /* rank 0: signal + DIF stages, reorder (s) */
 } summary_t;
@@ -73,27 +72,21 @@ void fft_report_config(const fft_t *f)
     fflush(stdout);
 }
 
-/* Run time, elapsed time and imbalance of every iteration from the records. */
+/* Run time, elapsed time and imbalance of every iteration from the records
+ * (papmetrics.h): rank p's record of iteration k is at all_rec[(p n + k) REC_FIELDS]. */
 static void per_iteration(const fft_t *f, summary_t *s)
 {
-    long k, n = f->done;
-    int p, P = f->nprocs;
+    size_t n = (size_t)f->done, stride = n * REC_FIELDS * sizeof(double);
+    size_t k;
 
     for (k = 0; k < n; k++) {
-        double amin = INFINITY, amax = -INFINITY, xmax = -INFINITY, esum = 0.0;
+        const double *r0 = &f->all_rec[k * REC_FIELDS];
+        pm_call_t call = {&r0[REC_ARRIVAL], &r0[REC_EXIT], f->nprocs, stride};
 
-        for (p = 0; p < P; p++) {
-            const double *r = &f->all_rec[((size_t)p * (size_t)n + (size_t)k) * REC_FIELDS];
-
-            amin = fmin(amin, r[REC_ARRIVAL]);
-            amax = fmax(amax, r[REC_ARRIVAL]);
-            xmax = fmax(xmax, r[REC_EXIT]);
-            esum += r[REC_EXIT] - r[REC_ARRIVAL];
-        }
-        s->runtime[k] = xmax - amin;
-        s->elapsed[k] = esum / P;
-        s->imbalance[k] = amax - amin;
-        s->min_arrival[k] = amin;
+        s->runtime[k] = pm_runtime(&call);
+        s->elapsed[k] = pm_elapsed(&call);
+        s->imbalance[k] = pm_imbalance(&call);
+        s->min_arrival[k] = pm_first_arrival(&call);
     }
 }
 
@@ -110,8 +103,8 @@ static int summarize(const fft_t *f, summary_t *s)
     if (!s->runtime || !s->elapsed || !s->imbalance || !s->min_arrival)
         return -1;
     per_iteration(f, s);
-    rc |= stats_compute(s->runtime, (int)n, &s->rt);
-    rc |= stats_compute(s->elapsed, (int)n, &s->el);
+    rc |= pm_stats(s->runtime, (int)n, &s->rt);
+    rc |= pm_stats(s->elapsed, (int)n, &s->el);
     for (k = 0; k < f->done; k++) {
         s->prep += f->prep[k];
         s->post += f->post[k];
@@ -130,7 +123,7 @@ static void summary_free(summary_t *s)
     free(s->min_arrival);
 }
 
-static void print_stats(const char *name, const stats_t *t)
+static void print_stats(const char *name, const pm_stats_t *t)
 {
     printf("  %-16s mean %8.3f  median %8.3f  sd %8.3f  min %8.3f  max %8.3f  95%% CI [%.3f, %.3f] ms\n",
            name, 1e3 * t->mean, 1e3 * t->median, 1e3 * t->stddev, 1e3 * t->min, 1e3 * t->max, 1e3 * t->ci_lo,

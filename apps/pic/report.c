@@ -11,7 +11,7 @@
 
 #include "output.h"
 #include "pic.h"
-#include "stats.h"
+#include "papmetrics.h"
 
 #define CHARGE_TOL 1e-12 /* grid charge vs particle charge, relative: rounding only */
 #define LE(x, tol) ((x) <= (tol) ? "<=" : ">")
@@ -20,7 +20,7 @@
 typedef struct {
     int n;
     double *runtime, *elapsed, *imbalance;
-    stats_t rt, el, im;
+    pm_stats_t rt, el, im;
 } site_stats_t;
 
 typedef struct {
@@ -28,7 +28,7 @@ typedef struct {
     double phase[4], phase_max[4]; /* push, migrate, deposit, render: mean and max over ranks (s) */
     double inside[3];              /* mean over ranks of the time inside each site (s) */
     double *load;                  /* per step: max / mean particles per rank */
-    stats_t ld;
+    pm_stats_t ld;
     pic_fit_t fit;
     int fit_required;
     int ok_count, ok_charge, ok_energy, ok_rate, passed;
@@ -108,11 +108,21 @@ void pic_report_config(const pic_t *f)
     fflush(stdout);
 }
 
-/* Run time, elapsed time and imbalance of every call of site s. */
+/* The call of a site (a: its arrival field, the exit follows) at step k, as
+ * papmetrics.h takes it: rank p's record is at all_rec[(p done + k) REC_FIELDS]. */
+static pm_call_t site_call(const pic_t *f, long k, int a)
+{
+    const double *r0 = rec_of(f, 0, k);
+    pm_call_t c = {&r0[a], &r0[a + 1], f->nprocs, (size_t)f->done * REC_FIELDS * sizeof(double)};
+
+    return c;
+}
+
+/* Run time, elapsed time and imbalance of every call of site s (papmetrics.h). */
 static int site_summary(const pic_t *f, int s, site_stats_t *st)
 {
     long k;
-    int p, a = SITE_ARR[s], rc = 0;
+    int a = SITE_ARR[s], rc = 0;
 
     st->runtime = calloc((size_t)f->done + 1, sizeof(double));
     st->elapsed = calloc((size_t)f->done + 1, sizeof(double));
@@ -120,27 +130,19 @@ static int site_summary(const pic_t *f, int s, site_stats_t *st)
     if (!st->runtime || !st->elapsed || !st->imbalance)
         return -1;
     for (k = 0; k < f->done; k++) {
-        double amin = INFINITY, amax = -INFINITY, xmax = -INFINITY, esum = 0.0;
+        pm_call_t c = site_call(f, k, a);
 
         if (isnan(rec_of(f, 0, k)[a]))
             continue;
-        for (p = 0; p < f->nprocs; p++) {
-            const double *r = rec_of(f, p, k);
-
-            amin = fmin(amin, r[a]);
-            amax = fmax(amax, r[a]);
-            xmax = fmax(xmax, r[a + 1]);
-            esum += r[a + 1] - r[a];
-        }
-        st->runtime[st->n] = xmax - amin;
-        st->elapsed[st->n] = esum / f->nprocs;
-        st->imbalance[st->n] = amax - amin;
+        st->runtime[st->n] = pm_runtime(&c);
+        st->elapsed[st->n] = pm_elapsed(&c);
+        st->imbalance[st->n] = pm_imbalance(&c);
         st->n++;
     }
     if (st->n > 0) {
-        rc |= stats_compute(st->runtime, st->n, &st->rt);
-        rc |= stats_compute(st->elapsed, st->n, &st->el);
-        rc |= stats_compute(st->imbalance, st->n, &st->im);
+        rc |= pm_stats(st->runtime, st->n, &st->rt);
+        rc |= pm_stats(st->elapsed, st->n, &st->el);
+        rc |= pm_stats(st->imbalance, st->n, &st->im);
     }
     return rc;
 }
@@ -181,7 +183,7 @@ static int phase_summary(const pic_t *f, summary_t *s)
         }
         s->load[k] = sum > 0 ? mx / (sum / f->nprocs) : 1.0;
     }
-    return f->done > 0 ? stats_compute(s->load, (int)f->done, &s->ld) : 0;
+    return f->done > 0 ? pm_stats(s->load, (int)f->done, &s->ld) : 0;
 }
 
 /* The checks of the validation line. */
@@ -466,22 +468,17 @@ static void csv_header(FILE *fp, int P)
 /* The minimum arrival of a site at step k over the ranks (NaN: not called). */
 static double min_arrival(const pic_t *f, long k, int a)
 {
-    double m = INFINITY;
-    int p;
+    pm_call_t c = site_call(f, k, a);
 
-    for (p = 0; p < f->nprocs; p++)
-        m = fmin(m, rec_of(f, p, k)[a]);
-    return isnan(rec_of(f, 0, k)[a]) ? NAN : m;
+    return isnan(rec_of(f, 0, k)[a]) ? NAN : pm_first_arrival(&c);
 }
 
+/* Its run time (NaN: not called). */
 static double site_runtime(const pic_t *f, long k, int a)
 {
-    double x = -INFINITY;
-    int p;
+    pm_call_t c = site_call(f, k, a);
 
-    for (p = 0; p < f->nprocs; p++)
-        x = fmax(x, rec_of(f, p, k)[a + 1]);
-    return x - min_arrival(f, k, a);
+    return isnan(rec_of(f, 0, k)[a]) ? NAN : pm_runtime(&c);
 }
 
 static void csv_row(FILE *fp, const pic_t *f, long k)

@@ -20,8 +20,13 @@
  * in SWMR mode, so a reader can follow a running job and a killed job
  * leaves every flushed iteration readable.
  *
+ * Every change of a site's algorithm is stored with its reason (the
+ * record's reason: the site's decisions).
+ *
  * Reading: paptrace_read() loads a whole trace into memory (bin/paptrace,
- * tests).  Only libpaptrace includes hdf5.h; these types are plain C.
+ * tests), schema 1 and 2.  Only libpaptrace includes hdf5.h; these types
+ * are plain C.  The metrics over the records are papmetrics.h's, part of
+ * libpaptrace too.
  *
  * Every function returns 0 or a negative PAPTRACE_ERR_* code;
  * paptrace_strerror() names it.
@@ -32,13 +37,17 @@
 #include <stddef.h>
 
 #include "papcoll.h"
+#include "papmetrics.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /** Version of the file layout (trace/SCHEMA.md), stored as attribute schema_version. */
-#define PAPTRACE_SCHEMA_VERSION 1
+#define PAPTRACE_SCHEMA_VERSION 2
+
+/** The oldest schema version paptrace_read() reads (1: no decisions recorded). */
+#define PAPTRACE_SCHEMA_OLDEST 1
 
 /** Iterations between flushes when paptrace_meta_t.flush_every is 0. */
 #define PAPTRACE_FLUSH_DEFAULT 16
@@ -60,7 +69,8 @@ extern "C" {
     XX(CORRUPT, -11, "truncated or corrupted trace")                                   \
     XX(NOSITE, -12, "no such call site")                                               \
     XX(RECORD, -13, "record does not match the trace (rank count or site)")             \
-    XX(CREATE, -14, "cannot create the trace file (missing directory or no permission?)")
+    XX(CREATE, -14, "cannot create the trace file (missing directory or no permission?)") \
+    XX(OP, -15, "the trace names an operation this reader does not know")
 
 /** Error codes, see PAPTRACE_ERRNO_MAP. */
 typedef enum {
@@ -144,6 +154,22 @@ typedef struct {
     double elapsed;   /**< mean of exit - arrival (s) */
 } paptrace_iter_t;
 
+/** Bytes of a decision's reason and detail, NUL included (longer reasons end in "..."). */
+#define PAPTRACE_REASON_LEN 256
+#define PAPTRACE_DETAIL_LEN 256
+
+/**
+ * One change of algorithm: a call that ran another algorithm than the
+ * site's previous call (its first call included), and why (SCHEMA.md,
+ * decisions).  Stored only for such calls.
+ */
+typedef struct {
+    int iter; /**< the site's call index */
+    int algo; /**< the algorithm the call ran, see paptrace_algo_name() */
+    char reason[PAPTRACE_REASON_LEN]; /**< papcoll_record_t.reason: the policy, each fallback step */
+    char detail[PAPTRACE_DETAIL_LEN]; /**< the policy's inputs as "key=value ..." text; "" when none */
+} paptrace_decision_t;
+
 /** One call site, every iteration in memory. */
 typedef struct {
     char *name;
@@ -155,6 +181,8 @@ typedef struct {
     long niters;
     paptrace_iter_t *iters;        /**< niters rows */
     papcoll_rank_record_t *ranks;  /**< niters x nranks, row k rank i at [k * nranks + i] */
+    long ndecisions;
+    paptrace_decision_t *decisions; /**< ndecisions, by call (none in schema 1 files) */
 } paptrace_site_t;
 
 /** One clock sample of one rank. */
@@ -180,15 +208,20 @@ typedef struct {
     long long *pids;    /**< nranks */
     long nclock;        /**< clock samples */
     paptrace_clock_row_t *clock; /**< nclock x nranks */
-    int nalgos[PAPCOLL_OP_COUNT];
+    int nalgos[PAPCOLL_OP_COUNT];   /**< 0: the file has no table of this operation */
     char **algos[PAPCOLL_OP_COUNT]; /**< id -> name per operation */
+    int has_decisions;  /**< 1: the sites' decisions were recorded (schema 2 on) */
     int nsites;
     paptrace_site_t *sites;        /**< ordered by site_id */
 } paptrace_file_t;
 
 /**
- * Reads path into *out.  On error writes one line (without program name)
- * into err, e.g. "run.h5: schema version 2, this reader knows 1".
+ * Reads path into *out: schema versions PAPTRACE_SCHEMA_OLDEST up to
+ * PAPTRACE_SCHEMA_VERSION, algorithm tables of any set of the operations
+ * papcoll_ops.def lists.  On error writes one line (without program name)
+ * into err, e.g. "run.h5: schema version 3, this reader knows 1 to 2" or
+ * "run.h5: unknown operation 'alltoall' in /algorithms (this reader knows
+ * gather, scatter, bcast, reduce, allreduce)".
  * Never prints; HDF5's own error printing is silenced during the call.
  */
 int paptrace_read(const char *path, paptrace_file_t **out, char *err, size_t errlen);
@@ -209,24 +242,11 @@ const paptrace_site_t *paptrace_find_site(const paptrace_file_t *f, const char *
 /** Name of algorithm id of op in the file's table, or "?". */
 const char *paptrace_algo_name(const paptrace_file_t *f, papcoll_op_t op, int algo);
 
-/*
- * Metrics of DESIGN.md over one call's rank records (NaN entries skipped;
- * NaN when no rank has the needed times).
- */
-
-/** Run time r = max exit - min arrival. */
-double paptrace_runtime(const papcoll_rank_record_t *r, int nranks);
-/** Average elapsed time: mean over ranks of exit - arrival. */
-double paptrace_elapsed(const papcoll_rank_record_t *r, int nranks);
-/** Absolute imbalance I = max arrival - min arrival. */
-double paptrace_imbalance(const papcoll_rank_record_t *r, int nranks);
-
 /**
- * Sample autocorrelation of x[0..n-1] at lags 1..nlags into acf[0..nlags-1]:
- * sum (x_k - m)(x_{k+h} - m) / sum (x_k - m)^2.  NaN for a lag >= n or a
- * constant series.
+ * The arrival and exit times of a call's rank records r[0..nranks-1], as
+ * the metrics of papmetrics.h take them (pm_runtime(), pm_elapsed(), ...).
  */
-void paptrace_autocorr(const double *x, long n, int nlags, double *acf);
+pm_call_t paptrace_call(const papcoll_rank_record_t *r, int nranks);
 
 #ifdef __cplusplus
 }

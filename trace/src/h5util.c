@@ -128,6 +128,22 @@ static hid_t algo_type(void)
     return t;
 }
 
+static hid_t decision_type(void)
+{
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(paptrace_decision_t));
+    hid_t r = str_type(PAPTRACE_REASON_LEN), d = str_type(PAPTRACE_DETAIL_LEN);
+
+    if (t >= 0 &&
+        (r < 0 || d < 0 || H5Tinsert(t, "iter", HOFFSET(paptrace_decision_t, iter), H5T_NATIVE_INT) < 0 ||
+         H5Tinsert(t, "algo", HOFFSET(paptrace_decision_t, algo), H5T_NATIVE_INT) < 0 ||
+         H5Tinsert(t, "reason", HOFFSET(paptrace_decision_t, reason), r) < 0 ||
+         H5Tinsert(t, "detail", HOFFSET(paptrace_decision_t, detail), d) < 0))
+        pt_close(&t);
+    pt_close(&d);
+    pt_close(&r);
+    return t;
+}
+
 int pt_types_create(pt_types_t *t)
 {
     t->rec = rec_type();
@@ -135,7 +151,8 @@ int pt_types_create(pt_types_t *t)
     t->clock = clock_type();
     t->rankinfo = rankinfo_type();
     t->algo = algo_type();
-    if (t->rec >= 0 && t->iter >= 0 && t->clock >= 0 && t->rankinfo >= 0 && t->algo >= 0)
+    t->decision = decision_type();
+    if (t->rec >= 0 && t->iter >= 0 && t->clock >= 0 && t->rankinfo >= 0 && t->algo >= 0 && t->decision >= 0)
         return PAPTRACE_OK;
     pt_types_close(t);
     return PAPTRACE_ERR_HDF5;
@@ -143,6 +160,7 @@ int pt_types_create(pt_types_t *t)
 
 void pt_types_close(pt_types_t *t)
 {
+    pt_close(&t->decision);
     pt_close(&t->algo);
     pt_close(&t->rankinfo);
     pt_close(&t->clock);

@@ -1,53 +1,85 @@
 /*
- * The metrics of DESIGN.md ("Metrics") over one call's rank records, and
- * the autocorrelation paptrace stats reports.  Shared by the writer (which
- * stores r and e per iteration) and the readers.
+ * The per-call metrics of DESIGN.md ("Metrics") and the autocorrelation
+ * (papmetrics.h).  The trace writer stores r and e of every call with them;
+ * papbench, fft and paptrace compute theirs with them.
  */
 #include <math.h>
 
-#include "paptrace.h"
+#include "papmetrics.h"
 
-double paptrace_runtime(const papcoll_rank_record_t *r, int nranks)
+/* Rank i's entry of a strided time array. */
+static double at(const double *base, size_t stride, int i)
 {
-    double lo = INFINITY, hi = -INFINITY;
+    return *(const double *)((const char *)base + (size_t)i * stride);
+}
+
+double pm_runtime(const pm_call_t *c)
+{
+    double lo = INFINITY, hi = -INFINITY, a, f;
     int i;
 
-    for (i = 0; i < nranks; i++) {
-        if (!isnan(r[i].arrival) && r[i].arrival < lo)
-            lo = r[i].arrival;
-        if (!isnan(r[i].exit) && r[i].exit > hi)
-            hi = r[i].exit;
+    for (i = 0; i < c->nranks; i++) {
+        a = at(c->arrival, c->stride, i);
+        f = at(c->exit, c->stride, i);
+        if (!isnan(a) && a < lo)
+            lo = a;
+        if (!isnan(f) && f > hi)
+            hi = f;
     }
     return isinf(lo) || isinf(hi) ? NAN : hi - lo;
 }
 
-double paptrace_elapsed(const papcoll_rank_record_t *r, int nranks)
+double pm_elapsed(const pm_call_t *c)
 {
-    double sum = 0.0;
+    double sum = 0.0, a, f;
     int i, n = 0;
 
-    for (i = 0; i < nranks; i++)
-        if (!isnan(r[i].arrival) && !isnan(r[i].exit)) {
-            sum += r[i].exit - r[i].arrival;
+    for (i = 0; i < c->nranks; i++) {
+        a = at(c->arrival, c->stride, i);
+        f = at(c->exit, c->stride, i);
+        if (!isnan(a) && !isnan(f)) {
+            sum += f - a;
             n++;
         }
+    }
     return n > 0 ? sum / n : NAN;
 }
 
-double paptrace_imbalance(const papcoll_rank_record_t *r, int nranks)
+double pm_imbalance(const pm_call_t *c)
 {
-    double lo = INFINITY, hi = -INFINITY;
+    double lo = INFINITY, hi = -INFINITY, a;
     int i;
 
-    for (i = 0; i < nranks; i++)
-        if (!isnan(r[i].arrival)) {
-            lo = r[i].arrival < lo ? r[i].arrival : lo;
-            hi = r[i].arrival > hi ? r[i].arrival : hi;
+    for (i = 0; i < c->nranks; i++)
+        if (!isnan(a = at(c->arrival, c->stride, i))) {
+            lo = a < lo ? a : lo;
+            hi = a > hi ? a : hi;
         }
     return isinf(lo) ? NAN : hi - lo;
 }
 
-void paptrace_autocorr(const double *x, long n, int nlags, double *acf)
+double pm_first_arrival(const pm_call_t *c)
+{
+    double lo = INFINITY, a;
+    int i;
+
+    for (i = 0; i < c->nranks; i++)
+        if (!isnan(a = at(c->arrival, c->stride, i)) && a < lo)
+            lo = a;
+    return isinf(lo) ? NAN : lo;
+}
+
+double pm_absorption(double balanced, double runtime, double imbalance)
+{
+    return balanced - runtime + imbalance;
+}
+
+double pm_efficiency(double lower_bound, double runtime)
+{
+    return runtime > 0 ? lower_bound / runtime : NAN;
+}
+
+void pm_autocorr(const double *x, long n, int nlags, double *acf)
 {
     double m = 0.0, var = 0.0, c;
     long k;

@@ -8,6 +8,11 @@
  * Files of running or killed jobs are opened in SWMR-read mode (the writer
  * leaves the file marked as open for SWMR writing); a file written to the
  * end is opened in either mode.
+ *
+ * Versions: schema 1 and 2 (SCHEMA.md, "Changes").  Operations are known
+ * by name, never by number: /algorithms may hold the tables of any set of
+ * papcoll_ops.def's operations, and a name this reader does not know is
+ * refused (a newer papcoll wrote the file).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -25,7 +30,7 @@
 typedef struct {
     hid_t file;
     pt_types_t mt;
-    char where[128]; /* object being read when something failed */
+    char where[256]; /* what was being read when something failed */
 } reader_t;
 
 /* Records where reading failed; the arguments may include r->where itself
@@ -103,9 +108,10 @@ static int read_identity(reader_t *r, paptrace_file_t *f)
     if (pt_attr_read_int(r->file, "schema_version", &v) != PAPTRACE_OK)
         return fail_at(r, PAPTRACE_ERR_CORRUPT, "reading attribute schema_version");
     f->schema_version = (int)v;
-    if (v != PAPTRACE_SCHEMA_VERSION)
-        return fail_at(r, PAPTRACE_ERR_SCHEMA, "schema version %lld, this reader knows %d", v,
-                       PAPTRACE_SCHEMA_VERSION);
+    if (v < PAPTRACE_SCHEMA_OLDEST || v > PAPTRACE_SCHEMA_VERSION)
+        return fail_at(r, PAPTRACE_ERR_SCHEMA, "schema version %lld, this reader knows %d to %d", v,
+                       PAPTRACE_SCHEMA_OLDEST, PAPTRACE_SCHEMA_VERSION);
+    f->has_decisions = v >= 2;
     return PAPTRACE_OK;
 }
 
@@ -163,56 +169,142 @@ static int read_clock(reader_t *r, paptrace_file_t *f)
     return rc;
 }
 
+/* "gather, scatter, ...": the operations this reader knows. */
+static void known_ops(char *buf, size_t len)
+{
+    size_t used = 0;
+    int op;
+
+    buf[0] = '\0';
+    for (op = 0; op < PAPCOLL_OP_COUNT && used < len; op++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", op ? ", " : "",
+                                 papcoll_op_name((papcoll_op_t)op));
+}
+
+/* The operation called name, or an ERR_OP naming where it was found. */
+static int find_op(reader_t *r, const char *name, const char *where, papcoll_op_t *op)
+{
+    char known[128];
+    int i = papcoll_op_find(name);
+
+    if (i >= 0) {
+        *op = (papcoll_op_t)i;
+        return PAPTRACE_OK;
+    }
+    known_ops(known, sizeof known);
+    return fail_at(r, PAPTRACE_ERR_OP, "unknown operation '%.32s' in %s (this reader knows %s)", name, where,
+                   known);
+}
+
+/* /algorithms/<op> into f->algos[op]: row i must have id i. */
+static int read_algo_table(reader_t *r, hid_t g, papcoll_op_t op, paptrace_file_t *f)
+{
+    const char *name = papcoll_op_name(op);
+    pt_algo_t *rows = NULL;
+    hsize_t n = 0, i;
+    int rc = read_all(r, g, name, r->mt.algo, sizeof *rows, 0, (void **)&rows, &n);
+
+    if (rc == PAPTRACE_OK && n > 4096)
+        rc =
+            fail_at(r, PAPTRACE_ERR_CORRUPT, "algorithm table %s has %llu rows", name, (unsigned long long)n);
+    if (rc == PAPTRACE_OK && (f->algos[op] = calloc((size_t)n + 1, sizeof(char *))) == NULL)
+        rc = PAPTRACE_ERR_NOMEM;
+    for (i = 0; rc == PAPTRACE_OK && i < n; i++) {
+        rows[i].name[PT_ALGO_LEN - 1] = '\0';
+        if (rows[i].id != (int)i)
+            rc = fail_at(r, PAPTRACE_ERR_CORRUPT, "algorithm table %s: id %d in row %llu", name, rows[i].id,
+                         (unsigned long long)i);
+        else if ((f->algos[op][i] = strdup(rows[i].name)) == NULL)
+            rc = PAPTRACE_ERR_NOMEM;
+        else
+            f->nalgos[op] = (int)i + 1;
+    }
+    free(rows);
+    return rc;
+}
+
+/* Every table in /algorithms, whatever set of operations the file describes. */
 static int read_algorithms(reader_t *r, paptrace_file_t *f)
 {
     hid_t g = H5Gopen2(r->file, "algorithms", H5P_DEFAULT);
-    pt_algo_t *rows = NULL;
-    hsize_t n = 0, i;
-    int op, rc = g >= 0 ? PAPTRACE_OK : fail_at(r, PAPTRACE_ERR_CORRUPT, "opening group algorithms");
+    H5G_info_t info;
+    papcoll_op_t op = PAPCOLL_OP_GATHER;
+    char name[64];
+    hsize_t i;
+    int rc = g >= 0 && H5Gget_info(g, &info) >= 0 && info.nlinks <= 1024
+                 ? PAPTRACE_OK
+                 : fail_at(r, PAPTRACE_ERR_CORRUPT, "opening group algorithms");
 
-    for (op = 0; rc == PAPTRACE_OK && op < PAPCOLL_OP_COUNT; op++) {
-        rc = read_all(r, g, papcoll_op_name((papcoll_op_t)op), r->mt.algo, sizeof *rows, 0, (void **)&rows, &n);
-        if (rc == PAPTRACE_OK && (f->algos[op] = calloc((size_t)n + 1, sizeof(char *))) == NULL)
-            rc = PAPTRACE_ERR_NOMEM;
-        for (i = 0; rc == PAPTRACE_OK && i < n; i++) {
-            rows[i].name[PT_ALGO_LEN - 1] = '\0';
-            if (rows[i].id != (int)i)
-                rc = fail_at(r, PAPTRACE_ERR_CORRUPT, "algorithm table %s: id %d in row %llu",
-                             papcoll_op_name((papcoll_op_t)op), rows[i].id, (unsigned long long)i);
-            else if ((f->algos[op][i] = strdup(rows[i].name)) == NULL)
-                rc = PAPTRACE_ERR_NOMEM;
-            else
-                f->nalgos[op] = (int)i + 1;
-        }
-        free(rows);
-        rows = NULL;
+    for (i = 0; rc == PAPTRACE_OK && i < info.nlinks; i++) {
+        if (H5Lget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, i, name, sizeof name, H5P_DEFAULT) < 0)
+            rc = fail_at(r, PAPTRACE_ERR_CORRUPT, "listing group algorithms");
+        rc = rc ? rc : find_op(r, name, "/algorithms", &op);
+        if (rc == PAPTRACE_OK && f->algos[op] != NULL)
+            rc = fail_at(r, PAPTRACE_ERR_CORRUPT, "two algorithm tables of %s", name);
+        rc = rc ? rc : read_algo_table(r, g, op, f);
     }
     pt_close(&g);
     return rc;
 }
 
+/* Decisions of a site (schema 2 on), those of its first niters calls. */
+static int read_decisions(reader_t *r, hid_t g, paptrace_site_t *s)
+{
+    hsize_t n = 0;
+    long k, last = s->niters > 0 ? s->iters[s->niters - 1].iter : -1;
+    int rc = read_all(r, g, "decisions", r->mt.decision, sizeof *s->decisions, 0, (void **)&s->decisions, &n);
+
+    for (k = 0; rc == PAPTRACE_OK && k < (long)n; k++) {
+        s->decisions[k].reason[PAPTRACE_REASON_LEN - 1] = '\0';
+        s->decisions[k].detail[PAPTRACE_DETAIL_LEN - 1] = '\0';
+        /* A killed writer may have written decisions of calls whose rows are missing. */
+        if (s->decisions[k].iter <= last)
+            s->ndecisions = k + 1;
+    }
+    return rc;
+}
+
+/* The operation of a site group, by name; its table must be in the file. */
+static int read_site_op(reader_t *r, hid_t g, const char *gname, const paptrace_file_t *f, paptrace_site_t *s)
+{
+    char *name = NULL, where[80];
+    int rc = read_str(r, g, "op", &name);
+
+    snprintf(where, sizeof where, "sites/%s", gname);
+    rc = rc ? rc : find_op(r, name, where, &s->op);
+    if (rc == PAPTRACE_OK && f->nalgos[s->op] == 0)
+        rc = fail_at(r, PAPTRACE_ERR_CORRUPT, "operation %s has no table in /algorithms", name);
+    free(name);
+    return rc;
+}
+
 /* One /sites/<id> group into s. */
-static int read_site(reader_t *r, hid_t sites, const char *gname, int nranks, paptrace_site_t *s)
+static int read_site(reader_t *r, hid_t sites, const char *gname, const paptrace_file_t *f,
+                     paptrace_site_t *s)
 {
     hid_t g = H5Gopen2(sites, gname, H5P_DEFAULT);
-    long long id = 0, op = 0;
+    int nranks = f->nranks;
+    long long id = 0;
     hsize_t nr = 0, ni = 0;
     int rc = g >= 0 ? PAPTRACE_OK : PAPTRACE_ERR_CORRUPT;
 
     s->nranks = nranks;
     rc = rc ? rc : read_str(r, g, "name", &s->name);
     rc = rc ? rc : read_int(r, g, "site_id", 0, 1 << 30, &id);
-    rc = rc ? rc : read_int(r, g, "op_id", 0, PAPCOLL_OP_COUNT - 1, &op);
+    rc = rc ? rc : read_site_op(r, g, gname, f, s);
     rc = rc ? rc : read_str(r, g, "datatype", &s->datatype);
     rc = rc ? rc : read_int(r, g, "count", 0, (long long)1 << 62, &s->count);
     rc = rc ? rc
             : read_all(r, g, "ranks", r->mt.rec, sizeof *s->ranks, (hsize_t)nranks, (void **)&s->ranks, &nr);
     rc = rc ? rc : read_all(r, g, "iters", r->mt.iter, sizeof *s->iters, 0, (void **)&s->iters, &ni);
     s->site_id = (int)id;
-    s->op = (papcoll_op_t)op;
     /* A killed writer may have extended one table of a pair further than the other. */
     s->niters = (long)(nr < ni ? nr : ni);
+    if (rc == PAPTRACE_OK && f->has_decisions)
+        rc = read_decisions(r, g, s);
     pt_close(&g);
+    if (rc == PAPTRACE_ERR_OP)
+        return rc;
     if (rc != PAPTRACE_OK)
         return fail_at(r, rc, "reading site group sites/%s (%s)", gname, r->where[0] ? r->where : "open");
     return rc;
@@ -241,7 +333,7 @@ static int read_sites(reader_t *r, paptrace_file_t *f)
         if (H5Lget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, i, name, sizeof name, H5P_DEFAULT) < 0)
             rc = fail_at(r, PAPTRACE_ERR_CORRUPT, "listing group sites");
         else
-            rc = read_site(r, g, name, f->nranks, &f->sites[i]);
+            rc = read_site(r, g, name, f, &f->sites[i]);
         f->nsites = (int)i + 1;
     }
     pt_close(&g);
@@ -331,8 +423,10 @@ static int read_file(reader_t *r, const char *path, paptrace_file_t *f)
 
 int paptrace_read(const char *path, paptrace_file_t **out, char *err, size_t errlen)
 {
-    reader_t r = {H5I_INVALID_HID, {H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID,
-                                    H5I_INVALID_HID}, ""};
+    reader_t r = {H5I_INVALID_HID,
+                  {H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID,
+                   H5I_INVALID_HID},
+                  ""};
     paptrace_file_t *f = calloc(1, sizeof *f);
     pt_quiet_t q;
     int rc;
@@ -346,7 +440,7 @@ int paptrace_read(const char *path, paptrace_file_t **out, char *err, size_t err
     pt_close(&r.file);
     pt_quiet_end(&q);
     if (rc != PAPTRACE_OK) {
-        if (rc == PAPTRACE_ERR_SCHEMA || rc == PAPTRACE_ERR_NOFILE)
+        if (rc == PAPTRACE_ERR_SCHEMA || rc == PAPTRACE_ERR_NOFILE || rc == PAPTRACE_ERR_OP)
             snprintf(err, errlen, "%s: %s", path, r.where);
         else if (r.where[0])
             snprintf(err, errlen, "%s: %s (%s)", path, paptrace_strerror(rc), r.where);
@@ -380,6 +474,7 @@ void paptrace_file_free(paptrace_file_t **fp)
         free(f->sites[i].datatype);
         free(f->sites[i].iters);
         free(f->sites[i].ranks);
+        free(f->sites[i].decisions);
     }
     free(f->sites);
     for (i = 0; i < PAPCOLL_OP_COUNT; i++)

@@ -34,6 +34,7 @@ typedef struct {
     hid_t clock;    /* paptrace_clock_row_t: /clock */
     hid_t rankinfo; /* pt_rankinfo_t: /ranks */
     hid_t algo;     /* pt_algo_t: /algorithms/<op> */
+    hid_t decision; /* paptrace_decision_t: /sites/<id>/decisions */
 } pt_types_t;
 
 /* Creates the memory types; on failure every handle is H5I_INVALID_HID. */
@@ -77,6 +78,8 @@ typedef struct {
     long nbuf, cap;     /* buffered iterations */
     papcoll_rank_record_t *buf; /* cap x nranks */
     paptrace_iter_t *ibuf;      /* cap */
+    long ndbuf, dcap;   /* buffered decisions (calls with a reason) */
+    paptrace_decision_t *dbuf;  /* dcap */
 } pt_wsite_t;
 
 /* An open trace.  Every rank has one; only rank 0's has a file. */
@@ -90,6 +93,8 @@ struct paptrace {
     hid_t file;
     pt_types_t mt;        /* memory types */
     hid_t ft_iter;        /* packed file type of the iters rows */
+    hid_t ft_decision;    /* packed file type of the decisions rows */
+    int has_algos[PAPCOLL_OP_COUNT]; /* /algorithms/<op> exists */
     int nranks;
     int flush_every;
     long clock_rows;

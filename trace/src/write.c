@@ -9,6 +9,9 @@
  * leaves SWMR mode for a moment (close, reopen read-write, create the
  * groups of every site known by then, restart SWMR) and appends.  This
  * happens once per batch of new sites, at a flush, never per iteration.
+ * The algorithm table of a site's operation (/algorithms/<op>, from
+ * papcoll's lists) is created in the same pause, so a file describes
+ * exactly the operations its sites use.
  *
  * Each site's rows go to the file every flush_every iterations (one
  * extend + write per dataset) followed by H5Fflush, the crash-safety point:
@@ -22,6 +25,7 @@
 
 #define CHUNK_BYTES 65536 /* target size of a dataset chunk */
 #define ITER_CHUNK 256    /* rows per chunk of an iters dataset */
+#define DECISION_CHUNK 64 /* rows per chunk of a decisions dataset */
 
 #ifndef PAPCOLL_GIT_VERSION
 #define PAPCOLL_GIT_VERSION "unknown"
@@ -38,8 +42,8 @@ int pt_handle_new(paptrace_t **out)
         free(t);
         return PAPTRACE_ERR_NOMEM;
     }
-    t->fapl = t->file = t->ft_iter = H5I_INVALID_HID;
-    t->mt.rec = t->mt.iter = t->mt.clock = t->mt.rankinfo = t->mt.algo = H5I_INVALID_HID;
+    t->fapl = t->file = t->ft_iter = t->ft_decision = H5I_INVALID_HID;
+    t->mt.rec = t->mt.iter = t->mt.clock = t->mt.rankinfo = t->mt.algo = t->mt.decision = H5I_INVALID_HID;
     t->comm = MPI_COMM_NULL;
     *out = t;
     return PAPTRACE_OK;
@@ -54,8 +58,10 @@ void pt_handle_free(paptrace_t *t)
         free(t->sites[i].datatype);
         free(t->sites[i].buf);
         free(t->sites[i].ibuf);
+        free(t->sites[i].dbuf);
     }
     free(t->sites);
+    pt_close(&t->ft_decision);
     pt_close(&t->ft_iter);
     pt_types_close(&t->mt);
     pt_close(&t->fapl);
@@ -171,24 +177,27 @@ static int write_ranks(const paptrace_t *t, const paptrace_run_t *run)
     return rc;
 }
 
-/* /algorithms/<op>: the id -> name table of papcoll's algos.def. */
-static int write_algorithms(const paptrace_t *t)
+/* /algorithms/<op>: the id -> name table of op in papcoll's algos.def, once. */
+static int write_algorithms(paptrace_t *t, papcoll_op_t op)
 {
-    hid_t g = H5Gcreate2(t->file, "algorithms", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    pt_algo_t rows[64];
-    int op, i, n, rc = g >= 0 ? PAPTRACE_OK : PAPTRACE_ERR_HDF5;
+    int i, n = papcoll_algo_count(op), rc = PAPTRACE_ERR_NOMEM;
+    pt_algo_t *rows = calloc((size_t)n + 1, sizeof *rows);
+    hid_t g = H5I_INVALID_HID;
 
-    for (op = 0; rc == PAPTRACE_OK && op < PAPCOLL_OP_COUNT; op++) {
-        n = papcoll_algo_count((papcoll_op_t)op);
-        n = n < 64 ? n : 64;
-        memset(rows, 0, sizeof rows);
+    if (t->has_algos[op])
+        rc = PAPTRACE_OK;
+    else if (rows != NULL && (g = H5Gopen2(t->file, "algorithms", H5P_DEFAULT)) < 0)
+        rc = PAPTRACE_ERR_HDF5;
+    else if (rows != NULL) {
         for (i = 0; i < n; i++) {
             rows[i].id = i;
-            snprintf(rows[i].name, sizeof rows[i].name, "%s", papcoll_algo_name((papcoll_op_t)op, i));
+            snprintf(rows[i].name, sizeof rows[i].name, "%s", papcoll_algo_name(op, i));
         }
-        rc = write_table(g, papcoll_op_name((papcoll_op_t)op), t->mt.algo, rows, (hsize_t)n);
+        rc = write_table(g, papcoll_op_name(op), t->mt.algo, rows, (hsize_t)n);
+        t->has_algos[op] = rc == PAPTRACE_OK;
     }
     pt_close(&g);
+    free(rows);
     return rc;
 }
 
@@ -214,9 +223,12 @@ static int create_file(paptrace_t *t, const paptrace_meta_t *meta, const paptrac
         return PAPTRACE_ERR_CREATE;
     rc = write_root_attrs(t, meta, run);
     rc = rc ? rc : write_ranks(t, run);
-    rc = rc ? rc : write_algorithms(t);
     rc = rc ? rc : create_table(t->file, "clock", t->mt.clock, (hsize_t)t->nranks,
                                 chunk_rows(t->nranks, sizeof(paptrace_clock_row_t), 16));
+    if (rc == PAPTRACE_OK &&
+        (g = H5Gcreate2(t->file, "algorithms", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0)
+        rc = PAPTRACE_ERR_HDF5;
+    pt_close(&g);
     if (rc == PAPTRACE_OK && (g = H5Gcreate2(t->file, "sites", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0)
         rc = PAPTRACE_ERR_HDF5;
     pt_close(&g);
@@ -243,7 +255,8 @@ int paptrace_create(const char *path, const paptrace_meta_t *meta, const paptrac
     if ((t->path = strdup(path)) == NULL)
         rc = PAPTRACE_ERR_NOMEM;
     rc = rc ? rc : pt_types_create(&t->mt);
-    if (rc == PAPTRACE_OK && ((t->ft_iter = H5Tcopy(t->mt.iter)) < 0 || H5Tpack(t->ft_iter) < 0))
+    if (rc == PAPTRACE_OK && ((t->ft_iter = H5Tcopy(t->mt.iter)) < 0 || H5Tpack(t->ft_iter) < 0 ||
+                              (t->ft_decision = H5Tcopy(t->mt.decision)) < 0 || H5Tpack(t->ft_decision) < 0))
         rc = PAPTRACE_ERR_HDF5;
     rc = rc ? rc : create_file(t, meta, run);
     if (rc != PAPTRACE_OK)
@@ -257,7 +270,7 @@ int paptrace_create(const char *path, const paptrace_meta_t *meta, const paptrac
     return PAPTRACE_OK;
 }
 
-/* The group of one site: attributes, then its two empty tables. */
+/* The group of one site: attributes, then its three empty tables. */
 static int create_site_group(paptrace_t *t, hid_t sites, int id)
 {
     const pt_wsite_t *s = &t->sites[id];
@@ -271,7 +284,6 @@ static int create_site_group(paptrace_t *t, hid_t sites, int id)
     rc = pt_attr_write_str(g, "name", s->name);
     rc = rc ? rc : pt_attr_write_int(g, "site_id", id);
     rc = rc ? rc : pt_attr_write_str(g, "op", papcoll_op_name(s->op));
-    rc = rc ? rc : pt_attr_write_int(g, "op_id", s->op);
     rc = rc ? rc : pt_attr_write_int(g, "root", s->root);
     rc = rc ? rc : pt_attr_write_int(g, "bytes", s->bytes);
     rc = rc ? rc : pt_attr_write_int(g, "count", s->count);
@@ -279,11 +291,13 @@ static int create_site_group(paptrace_t *t, hid_t sites, int id)
     rc = rc ? rc : create_table(g, "ranks", t->mt.rec, (hsize_t)t->nranks,
                                 chunk_rows(t->nranks, sizeof(papcoll_rank_record_t), 1024));
     rc = rc ? rc : create_table(g, "iters", t->ft_iter, 0, ITER_CHUNK);
+    rc = rc ? rc : create_table(g, "decisions", t->ft_decision, 0, DECISION_CHUNK);
     pt_close(&g);
     return rc;
 }
 
-/* The SWMR pause of the header comment: creates every known, missing site. */
+/* The SWMR pause of the header comment: creates every known, missing site
+ * and the algorithm table of its operation. */
 static int create_sites(paptrace_t *t)
 {
     hid_t sites = H5I_INVALID_HID;
@@ -296,7 +310,8 @@ static int create_sites(paptrace_t *t)
         rc = PAPTRACE_OK;
     for (i = 0; rc == PAPTRACE_OK && i < t->nsites; i++)
         if (t->sites[i].known && !t->sites[i].created) {
-            rc = create_site_group(t, sites, i);
+            rc = write_algorithms(t, t->sites[i].op);
+            rc = rc ? rc : create_site_group(t, sites, i);
             t->sites[i].created = rc == PAPTRACE_OK;
         }
     pt_close(&sites);
@@ -322,8 +337,11 @@ static int site_write(paptrace_t *t, int id)
         return PAPTRACE_ERR_HDF5;
     rc = append_rows(g, "ranks", t->mt.rec, s->buf, (hsize_t)s->nbuf, (hsize_t)t->nranks);
     rc = rc ? rc : append_rows(g, "iters", t->mt.iter, s->ibuf, (hsize_t)s->nbuf, 0);
+    if (rc == PAPTRACE_OK && s->ndbuf > 0)
+        rc = append_rows(g, "decisions", t->mt.decision, s->dbuf, (hsize_t)s->ndbuf, 0);
     pt_close(&g);
     s->nbuf = 0;
+    s->ndbuf = 0;
     return rc;
 }
 
@@ -356,11 +374,39 @@ static int site_learn(paptrace_t *t, const papcoll_record_t *rec)
     return PAPTRACE_OK;
 }
 
+/* A call that changed algorithm: its decision row (a reason too long for
+ * the row ends in "...", so a cut is visible). */
+static int site_decision(pt_wsite_t *s, const papcoll_record_t *rec)
+{
+    paptrace_decision_t *d;
+    size_t len = strlen(rec->reason);
+
+    if (s->ndbuf == s->dcap) {
+        long cap = s->dcap ? 2 * s->dcap : 8;
+        paptrace_decision_t *more = realloc(s->dbuf, (size_t)cap * sizeof *more);
+
+        if (more == NULL)
+            return PAPTRACE_ERR_NOMEM;
+        s->dbuf = more;
+        s->dcap = cap;
+    }
+    d = &s->dbuf[s->ndbuf++];
+    memset(d, 0, sizeof *d);
+    d->iter = rec->iter;
+    d->algo = rec->algo;
+    if (len < sizeof d->reason)
+        memcpy(d->reason, rec->reason, len);
+    else
+        snprintf(d->reason, sizeof d->reason, "%.*s...", (int)sizeof d->reason - 4, rec->reason);
+    return PAPTRACE_OK;
+}
+
 /* Copies rec into its site's buffer. */
 static int site_buffer(paptrace_t *t, pt_wsite_t *s, const papcoll_record_t *rec)
 {
     size_t P = (size_t)t->nranks;
     paptrace_iter_t *it;
+    pm_call_t call = paptrace_call(rec->ranks, t->nranks);
 
     if (s->nbuf == s->cap) {
         long cap = s->cap ? 2 * s->cap : t->flush_every;
@@ -381,9 +427,9 @@ static int site_buffer(paptrace_t *t, pt_wsite_t *s, const papcoll_record_t *rec
     it->root = rec->root;
     it->bytes = rec->bytes;
     it->plan_time = rec->plan_time;
-    it->runtime = paptrace_runtime(rec->ranks, t->nranks);
-    it->elapsed = paptrace_elapsed(rec->ranks, t->nranks);
-    return PAPTRACE_OK;
+    it->runtime = pm_runtime(&call);
+    it->elapsed = pm_elapsed(&call);
+    return rec->reason != NULL ? site_decision(s, rec) : PAPTRACE_OK;
 }
 
 static int on_record_locked(paptrace_t *t, const papcoll_record_t *rec)

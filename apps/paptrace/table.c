@@ -1,5 +1,6 @@
 /*
- * paptrace dump (a readable table) and csv (one row per iteration and rank).
+ * paptrace dump (a readable table, with each call's decision) and csv (one
+ * row per iteration and rank).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -31,9 +32,18 @@ static void ms(FILE *out, double t, double t0)
         fprintf(out, " %11.3f", (t - t0) * 1e3);
 }
 
-static void dump_call(const paptrace_file_t *f, const paptrace_site_t *s, long k, FILE *out)
+/* The decision of call iter, if it made one; *next walks the site's decisions in call order. */
+static const paptrace_decision_t *decision_of(const paptrace_site_t *s, int iter, long *next)
+{
+    while (*next < s->ndecisions && s->decisions[*next].iter < iter)
+        (*next)++;
+    return *next < s->ndecisions && s->decisions[*next].iter == iter ? &s->decisions[*next] : NULL;
+}
+
+static void dump_call(const paptrace_file_t *f, const paptrace_site_t *s, long k, long *next, FILE *out)
 {
     const paptrace_iter_t *it = &s->iters[k];
+    const paptrace_decision_t *d = decision_of(s, it->iter, next);
     double t0 = min_arrival(s, k);
     int i;
 
@@ -45,6 +55,9 @@ static void dump_call(const paptrace_file_t *f, const paptrace_site_t *s, long k
     fprintf(out, " ms  elapsed");
     ms(out, it->elapsed, 0.0);
     fprintf(out, " ms\n");
+    if (d != NULL)
+        fprintf(out, "    decision: %s%s%s%s\n", d->reason, d->detail[0] ? " [" : "", d->detail,
+                d->detail[0] ? "]" : "");
     fprintf(out, "    %5s %11s %11s %11s %11s %11s %11s\n", "rank", "c_start", "edge", "c_end", "arrival", "exit",
             "predicted");
     for (i = 0; i < s->nranks; i++) {
@@ -64,7 +77,7 @@ static void dump_call(const paptrace_file_t *f, const paptrace_site_t *s, long k
 int pt_cmd_dump(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char *err, size_t errlen)
 {
     const paptrace_site_t **list;
-    long k;
+    long k, next;
     int j, n;
 
     if (pt_select_sites(f, o, &list, &n, err, errlen) != 0)
@@ -72,11 +85,12 @@ int pt_cmd_dump(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char *e
     for (j = 0; j < n; j++) {
         const paptrace_site_t *s = list[j];
 
+        next = 0;
         fprintf(out, "%ssite %d '%s': %s, %d ranks, %ld calls (times in ms from the call's earliest arrival; "
                      "predicted: the plan's arrival offset)\n",
                 j ? "\n" : "", s->site_id, s->name, papcoll_op_name(s->op), s->nranks, s->niters);
         for (k = 0; k < s->niters; k++)
-            dump_call(f, s, k, out);
+            dump_call(f, s, k, &next, out);
     }
     free(list);
     return 0;

@@ -9,8 +9,8 @@
  *   processing start, sleep half, edge(0.5), sleep half, processing end
  *                                                 half = (base + delay) / 2
  *   a = papcoll_wtime(); papcoll_<op>(); f = papcoll_wtime()   (global clock)
- *   validate; reduce r, e, I; gather (a, f) to rank 0;
- *   rank 0: root-port lower bound of r for these arrivals   (untimed)
+ *   validate; gather (a, f) to rank 0;
+ *   rank 0: r, e, I and the root-port lower bound of r (papmetrics.h)   (untimed)
  *
  * The iterations are run in rounds: round k runs every algorithm once under
  * the delay vector of iteration k.  Interleaving (as Marendic's Alg. 2 does)
@@ -158,10 +158,10 @@ static int alloc_results(bench_t *b)
     for (a = 0; a < c->nalgos; a++) {
         algo_result_t *r = &b->res[a];
 
-        r->runtime = alloc(n, d, &ok);
-        r->elapsed = alloc(n, d, &ok);
-        r->imbalance = alloc(n, d, &ok);
         if (b->rank == 0) {
+            r->runtime = alloc(n, d, &ok);
+            r->elapsed = alloc(n, d, &ok);
+            r->imbalance = alloc(n, d, &ok);
             r->min_arrival = alloc(n, d, &ok);
             r->arrival = alloc(n * P, d, &ok);
             r->exit = alloc(n * P, d, &ok);
@@ -346,39 +346,36 @@ static void timed_call(bench_t *b, int a, long k, sample_t *s)
 }
 
 /*
- * The untimed bookkeeping of a call: r, e and I by reductions (every rank),
- * the (a_i, f_i) pairs gathered to rank 0.  Returns 1 when any rank's
+ * The untimed bookkeeping of a call: the (a_i, f_i) pairs gathered to rank
+ * 0, which computes the call's metrics.  Returns 1 when any rank's
  * validation failed, so that all ranks stop together.
  */
 static int record(bench_t *b, int a, long k, const sample_t *s)
 {
     const bench_config_t *c = b->cfg;
-    double ag = s->arrival, fg = s->exit;
-    /* One MAX reduction: -a gives min a, f gives max f, a gives max a, bad any failure. */
-    double in[4] = {-ag, fg, ag, (double)s->bad}, mx[4], e = s->exit - s->arrival, esum = 0.0;
-    double pair[2] = {ag, fg};
+    double pair[2] = {s->arrival, s->exit}, amin;
+    /* Rank p's pair at times[2p]: arrivals and exits two doubles apart. */
+    pm_call_t call = {&b->times[0], &b->times[1], b->nprocs, 2 * sizeof(double)};
     algo_result_t *r = &b->res[a];
     long i = k - c->warmup;
-    int p, P = b->nprocs;
+    int p, P = b->nprocs, bad = 0;
 
-    MPI_Allreduce(in, mx, 4, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    MPI_Allreduce(&e, &esum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(&s->bad, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     MPI_Gather(pair, 2, MPI_DOUBLE, b->times, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    if (mx[3] > 0.0)
+    if (bad)
         return 1;
-    if (i < 0)
+    if (i < 0 || b->rank != 0)
         return 0;
-    r->runtime[i] = mx[1] + mx[0];
-    r->elapsed[i] = esum / P;
-    r->imbalance[i] = mx[2] + mx[0];
-    if (b->rank != 0)
-        return 0;
-    r->min_arrival[i] = -mx[0] - b->t_start;
+    amin = pm_first_arrival(&call);
+    r->runtime[i] = pm_runtime(&call);
+    r->elapsed[i] = pm_elapsed(&call);
+    r->imbalance[i] = pm_imbalance(&call);
+    r->min_arrival[i] = amin - b->t_start;
     for (p = 0; p < P; p++) {
-        r->arrival[i * P + p] = b->times[2 * p] + mx[0];
-        r->exit[i * P + p] = b->times[2 * p + 1] + mx[0];
+        r->arrival[i * P + p] = b->times[2 * p] - amin;
+        r->exit[i * P + p] = b->times[2 * p + 1] - amin;
     }
-    r->lower_bound[i] = (c->op == PAPCOLL_OP_GATHER ? lb_gather : lb_scatter)(
+    r->lower_bound[i] = (c->op == PAPCOLL_OP_GATHER ? pm_lb_gather : pm_lb_scatter)(
         P, &r->arrival[i * P], c->root, &b->model, block_bytes(c));
     return 0;
 }

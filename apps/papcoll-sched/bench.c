@@ -18,7 +18,7 @@
 #include "output.h"
 #include "rng.h"
 #include "sched_app.h"
-#include "stats.h"
+#include "papmetrics.h"
 #include "timer.h"
 
 enum { UNIFORM, SKEWED, BALANCED, NSETUP };
@@ -32,7 +32,7 @@ enum { POINT_P = 128, POINT_N = 16 };
 
 typedef struct {
     int P, setup, instances, valid;
-    stats_t ref, fast, ratio; /* ms, ms, reference / fast */
+    pm_stats_t ref, fast, ratio; /* ms, ms, reference / fast */
 } cell_t;
 
 typedef struct {
@@ -123,8 +123,8 @@ static int bench_cell(const sched_config_t *cfg, cell_t *c, double *ref, double 
             fprintf(stderr, "bench: P=N=%d %s instance %d/%d: reference %.1f ms, fast %.2f ms\n", c->P,
                     setup_names[c->setup], i + 1, c->instances, ref[i], fast[i]);
     }
-    if (stats_compute(ref, c->instances, &c->ref) || stats_compute(fast, c->instances, &c->fast) ||
-        stats_compute(ratio, c->instances, &c->ratio))
+    if (pm_stats(ref, c->instances, &c->ref) || pm_stats(fast, c->instances, &c->fast) ||
+        pm_stats(ratio, c->instances, &c->ratio))
         return -1;
     fprintf(stderr, "bench: P=N=%d %s: %d instances in %.1f s\n", c->P, setup_names[c->setup], c->instances,
             timer_now() - t0);
@@ -145,7 +145,7 @@ static int bench_point(const sched_config_t *cfg, cell_t *c, double *fast, doubl
         c->valid += papcoll__cv_check(&s, in.pat, NULL, 0) == 0;
         papcoll__cv_free(&s);
     }
-    return stats_compute(fast, c->instances, &c->fast);
+    return pm_stats(fast, c->instances, &c->fast);
 }
 
 static void print_header(const sched_config_t *cfg)

@@ -9,14 +9,14 @@
  *               t(pi), the run time under a balanced pattern, is the root-port
  *               model's (P - 1)(alpha + b beta) - credit unless --balanced gives it
  *   efficiency  LB / r, LB the root-port lower bound for the call's arrivals
- *               (apps/common/lowerbound.c)
- *   lag-1..5 autocorrelation of each rank's arrival offset a_i - min a.
+ *   lag-1..5 autocorrelation of each rank's arrival offset a_i - min a,
+ * every one computed by papmetrics.h; then the site's decisions (changes of
+ * algorithm and why).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "lowerbound.h"
 #include "paptrace_cli.h"
 
 /* Value of "key = number" in the config text (any section), NaN when absent. */
@@ -83,12 +83,12 @@ static int arrivals(const paptrace_site_t *s, long k, double *a)
 static void call_metrics(const paptrace_site_t *s, long k, const double *a, const pt_model_t *m, double *x)
 {
     const paptrace_iter_t *it = &s->iters[k];
-    double (*lb)(int, const double *, int, const lb_model_t *, size_t) =
-        s->op == PAPCOLL_OP_SCATTER ? lb_scatter : lb_gather;
+    double (*lb)(int, const double *, int, const pm_lb_model_t *, size_t) =
+        s->op == PAPCOLL_OP_SCATTER ? pm_lb_scatter : pm_lb_gather;
     size_t bytes = it->bytes > 0 ? (size_t)it->bytes : 0;
     double *zero = calloc((size_t)s->nranks, sizeof *zero);
-    double I = paptrace_imbalance(&s->ranks[k * s->nranks], s->nranks);
-    double r = paptrace_runtime(&s->ranks[k * s->nranks], s->nranks);
+    pm_call_t call = paptrace_call(&s->ranks[k * s->nranks], s->nranks);
+    double I = pm_imbalance(&call), r = pm_runtime(&call);
     double tpi = !isnan(m->balanced) ? m->balanced
                  : zero ? lb(s->nranks, zero, it->root, &m->lb, bytes)
                         : NAN;
@@ -97,23 +97,23 @@ static void call_metrics(const paptrace_site_t *s, long k, const double *a, cons
     x[0] = I;
     x[1] = r;
     x[2] = it->elapsed;
-    x[3] = tpi - r + I;
+    x[3] = pm_absorption(tpi, r, I);
     x[4] = tpi > 0 ? x[3] / tpi : NAN;
-    x[5] = root_ok && r > 0 ? lb(s->nranks, a, it->root, &m->lb, bytes) / r : NAN;
+    x[5] = root_ok ? pm_efficiency(lb(s->nranks, a, it->root, &m->lb, bytes), r) : NAN;
     free(zero);
 }
 
 #define NMETRICS 6
 
-/* stats_compute over the finite values of x[0..n-1] (n = 0 leaves out zero). */
-static void finite_stats(double *x, long n, stats_t *out)
+/* pm_stats over the finite values of x[0..n-1] (none: all zero). */
+static void finite_stats(double *x, long n, pm_stats_t *out)
 {
     long i, m = 0;
 
     for (i = 0; i < n; i++)
         if (isfinite(x[i]))
             x[m++] = x[i];
-    if (m == 0 || stats_compute(x, (int)m, out) != 0)
+    if (m == 0 || pm_stats(x, (int)m, out) != 0)
         memset(out, 0, sizeof *out);
 }
 
@@ -138,7 +138,7 @@ static int autocorr(const paptrace_site_t *s, const long *c, long n, double *acf
                 lo = a[q] < lo ? a[q] : lo;
             x[j] = a[i] - lo;
         }
-        paptrace_autocorr(x, n, PT_LAGS, &acf[(size_t)i * PT_LAGS]);
+        pm_autocorr(x, n, PT_LAGS, &acf[(size_t)i * PT_LAGS]);
     }
     free(x);
     free(a);
@@ -161,7 +161,7 @@ int pt_group_stats(const paptrace_site_t *s, int algo, long skip, const pt_model
     size_t P = (size_t)s->nranks, N = (size_t)s->niters + 1;
     long *calls = malloc(N * sizeof *calls), *complete = malloc(N * sizeof *complete), k, n, nc = 0;
     double *x = malloc(N * NMETRICS * sizeof *x), *col = malloc(N * sizeof *col), *a = malloc(P * sizeof *a);
-    stats_t *dst[NMETRICS];
+    pm_stats_t *dst[NMETRICS];
     int q, rc = -1;
 
     memset(g, 0, sizeof *g);
@@ -177,7 +177,9 @@ int pt_group_stats(const paptrace_site_t *s, int algo, long skip, const pt_model
             complete[nc++] = calls[k];
             call_metrics(s, calls[k], a, m, &x[k * NMETRICS]);
         } else {
-            x[k * NMETRICS + 1] = paptrace_runtime(&s->ranks[calls[k] * s->nranks], s->nranks);
+            pm_call_t call = paptrace_call(&s->ranks[calls[k] * s->nranks], s->nranks);
+
+            x[k * NMETRICS + 1] = pm_runtime(&call);
             x[k * NMETRICS + 2] = s->iters[calls[k]].elapsed;
         }
     }
@@ -209,7 +211,7 @@ void pt_group_free(pt_group_t *g)
 }
 
 /* "name  mean median max" in ms (scale 1e3) or plain (scale 1). */
-static void row(FILE *out, const char *name, const stats_t *st, double scale, const char *unit)
+static void row(FILE *out, const char *name, const pm_stats_t *st, double scale, const char *unit)
 {
     if (st->n == 0) {
         fprintf(out, "    %-22s %10s\n", name, "-");
@@ -250,6 +252,12 @@ static int site_stats(FILE *out, const paptrace_file_t *f, const paptrace_site_t
 
     fprintf(out, "site %d '%s': %s, %d ranks, %ld calls%s\n", s->site_id, s->name, papcoll_op_name(s->op),
             s->nranks, s->niters, o->skip > 0 ? " (first ones skipped by --skip)" : "");
+    if (f->has_decisions) {
+        fprintf(out, "  decisions: %ld (calls that changed algorithm, and why)\n", s->ndecisions);
+        pt_print_decisions(out, f, s, "    ");
+    } else {
+        fprintf(out, "  decisions: not recorded (schema %d file)\n", f->schema_version);
+    }
     for (algo = 0; algo < nalgo; algo++) {
         for (count = 0, k = o->skip > 0 ? o->skip : 0; k < s->niters; k++)
             count += s->iters[k].algo == algo;

@@ -5,8 +5,9 @@
  *             per algorithm, buffers) and the measurement loop;
  *   report.c  configuration banner, result tables, results.json/.csv.
  *
- * Only rank 0 keeps the per-rank arrival and exit times; every rank keeps
- * the per-iteration summaries, which the loop obtains by reductions.
+ * Rank 0 gathers every rank's arrival and exit of each call and keeps
+ * them with the call's metrics, computed by papmetrics.h (the one
+ * definition papbench, fft and paptrace share).
  */
 #ifndef PAPBENCH_BENCH_H
 #define PAPBENCH_BENCH_H
@@ -16,12 +17,12 @@
 #include "papcoll.h"
 #include "paptrace.h"
 
-/* Measurements of one algorithm, indexed by measured iteration. */
+/* Measurements of one algorithm, indexed by measured iteration (rank 0). */
 typedef struct {
     papcoll_site_t *site;
-    double *runtime;     /* r = max f - min a (s) */
-    double *elapsed;     /* mean over ranks of f_i - a_i (s) */
-    double *imbalance;   /* I = max a - min a (s) */
+    double *runtime;     /* rank 0: r = max f - min a (s) */
+    double *elapsed;     /* rank 0: mean over ranks of f_i - a_i (s) */
+    double *imbalance;   /* rank 0: I = max a - min a (s) */
     double *min_arrival; /* rank 0: min a, from the start of the loop (s) */
     double *arrival;     /* rank 0: iters x P, a_i - min a (s) */
     double *exit;        /* rank 0: iters x P, f_i - min a (s) */
@@ -34,7 +35,7 @@ typedef struct {
     int nprocs;
     int thread_level; /* provided by MPI_Init_thread */
     papcoll_clock_t clock; /* papcoll's global clock (all times are on it) */
-    lb_model_t model;   /* root-port model of the lower bound, root <-> a leaf (lowerbound.h) */
+    pm_lb_model_t model; /* root-port model of the lower bound, root <-> a leaf (lowerbound.h) */
     papcoll_ctx_t *ctx;
     paptrace_t *trace;    /* --trace: open from the sites' creation to their release */
     int argc;             /* the command line, for the trace */

@@ -1,11 +1,11 @@
 /*
- * Summary statistics (see stats.h).
+ * Summary statistics of a sample (papmetrics.h).
  */
-#include "stats.h"
-
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "papmetrics.h"
 
 /* Student's t, two-sided 95%, for 1..30 degrees of freedom. */
 static const double t95_table[30] = {
@@ -13,7 +13,7 @@ static const double t95_table[30] = {
     2.120,  2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
 };
 
-double stats_t95(int n)
+double pm_t95(int n)
 {
     if (n > 30)
         return 1.96;
@@ -33,7 +33,7 @@ static double median_sorted(const double *s, int n)
     return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
 }
 
-int stats_compute(const double *x, int n, stats_t *out)
+int pm_stats(const double *x, int n, pm_stats_t *out)
 {
     double *sorted, sum = 0.0, sq = 0.0, half;
     int i;
@@ -53,7 +53,7 @@ int stats_compute(const double *x, int n, stats_t *out)
     out->median = median_sorted(sorted, n);
     out->min = sorted[0];
     out->max = sorted[n - 1];
-    half = stats_t95(n) * out->stddev / sqrt((double)n);
+    half = pm_t95(n) * out->stddev / sqrt((double)n);
     out->ci_lo = out->mean - half;
     out->ci_hi = out->mean + half;
     free(sorted);

@@ -9,14 +9,14 @@
 
 #include <stdio.h>
 
-#include "lowerbound.h"
+#include "papmetrics.h"
 #include "paptrace.h"
-#include "stats.h"
 
 /* Hockney model of a 1 Gbit/s Ethernet link: the defaults of stats. */
 #define PT_DEFAULT_ALPHA 50e-6 /* s per message */
 #define PT_DEFAULT_BETA 8e-9   /* s per byte: 1 Gbit/s */
 #define PT_LAGS 5              /* autocorrelation lags of stats */
+#define PT_DECISIONS_SHOWN 8   /* decisions info and stats list in full; more are abbreviated */
 
 typedef struct {
     const char *site; /* --site NAME, or NULL: every site */
@@ -38,9 +38,18 @@ int pt_cmd_chrome(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char 
 int pt_cmd_stats(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char *err, size_t errlen);
 int pt_cmd_pat(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char *err, size_t errlen);
 
+/*
+ * The decisions of a site (changes of algorithm and why), one per line
+ * after `indent`: all of them up to PT_DECISIONS_SHOWN, else the first and
+ * the last few around a line that says how many are left out and where to
+ * see them.  Schema 1 files say they recorded none.
+ */
+void pt_print_decisions(FILE *out, const paptrace_file_t *f, const paptrace_site_t *s, const char *indent);
+
+
 /* The model stats uses and where its numbers come from. */
 typedef struct {
-    lb_model_t lb;
+    pm_lb_model_t lb;
     const char *source; /* "command line", "file", "default (1 Gbit/s)" */
     double balanced;    /* NaN: (P-1)(alpha + b beta) - credit per call */
 } pt_model_t;
@@ -53,12 +62,12 @@ void pt_model(const paptrace_file_t *f, const pt_opts_t *o, pt_model_t *m);
 typedef struct {
     int algo;
     long n;              /* calls */
-    stats_t imbalance;   /* I (s) */
-    stats_t runtime;     /* r (s) */
-    stats_t elapsed;     /* e (s) */
-    stats_t absorption;  /* A = t(pi) - r + I (s) */
-    stats_t absorption_n; /* A / t(pi) */
-    stats_t efficiency;  /* LB / r */
+    pm_stats_t imbalance;   /* I (s) */
+    pm_stats_t runtime;     /* r (s) */
+    pm_stats_t elapsed;     /* e (s) */
+    pm_stats_t absorption;  /* A = t(pi) - r + I (s) */
+    pm_stats_t absorption_n; /* A / t(pi) */
+    pm_stats_t efficiency;  /* LB / r */
     long n_acf;          /* calls with every arrival, the autocorrelation's series length */
     double *acf;         /* nranks x PT_LAGS, lag h of rank i at [i * PT_LAGS + h - 1] */
 } pt_group_t;

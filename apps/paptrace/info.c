@@ -92,6 +92,24 @@ static void print_sites(const paptrace_file_t *f, FILE *out)
     }
 }
 
+/* Per site: the calls that changed algorithm, and why. */
+static void print_decisions(const paptrace_file_t *f, FILE *out)
+{
+    const paptrace_site_t *s;
+    int i;
+
+    fprintf(out, "\ndecisions (calls that ran another algorithm than the site's call before, and why)\n");
+    if (!f->has_decisions) {
+        fprintf(out, "  not recorded (schema %d file)\n", f->schema_version);
+        return;
+    }
+    for (i = 0; i < f->nsites; i++) {
+        s = &f->sites[i];
+        fprintf(out, "  site %d '%s': %ld\n", s->site_id, s->name, s->ndecisions);
+        pt_print_decisions(out, f, s, "    ");
+    }
+}
+
 int pt_cmd_info(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char *err, size_t errlen)
 {
     (void)o;
@@ -100,5 +118,6 @@ int pt_cmd_info(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char *e
     print_run(f, out);
     print_ranks(f, out);
     print_sites(f, out);
+    print_decisions(f, out);
     return 0;
 }

@@ -38,13 +38,18 @@ typedef struct {
 
 #define BIT(o) (1u << (o))
 static const command_t commands[] = {
-    {"info", pt_cmd_info, 0, "run metadata (program, command line, configuration, ranks, clock) and call sites"},
-    {"dump", pt_cmd_dump, BIT(O_SITE), "every call as a readable table (ms from the call's earliest arrival)"},
+    {"info", pt_cmd_info, 0,
+     "run metadata (program, command line, configuration, ranks, clock), call sites, their decisions"},
+    {"dump", pt_cmd_dump, BIT(O_SITE),
+     "every call as a readable table (ms from the call's earliest arrival), with its decision"},
     {"csv", pt_cmd_csv, BIT(O_SITE), "one CSV row per (call, rank) per site, global-clock seconds"},
     {"chrome", pt_cmd_chrome, BIT(O_SITE), "Chrome/Perfetto trace-event JSON: compute and collective slices"},
-    {"stats", pt_cmd_stats, BIT(O_SITE) | BIT(O_SKIP) | BIT(O_ALPHA) | BIT(O_BETA) | BIT(O_CREDIT) | BIT(O_BALANCED),
-     "per site and algorithm: imbalance, run/elapsed time, absorption, efficiency, autocorrelation"},
-    {"pat", pt_cmd_pat, BIT(O_SITE) | BIT(O_SKIP), "papbench replay file (--pattern replay:FILE) of one site"},
+    {"stats", pt_cmd_stats,
+     BIT(O_SITE) | BIT(O_SKIP) | BIT(O_ALPHA) | BIT(O_BETA) | BIT(O_CREDIT) | BIT(O_BALANCED),
+     "per site: decisions; per algorithm: imbalance, run/elapsed time, absorption, efficiency, "
+     "autocorrelation"},
+    {"pat", pt_cmd_pat, BIT(O_SITE) | BIT(O_SKIP),
+     "papbench replay file (--pattern replay:FILE) of one site"},
 };
 #define NCOMMANDS (int)(sizeof commands / sizeof commands[0])
 

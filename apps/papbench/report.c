@@ -10,12 +10,12 @@
 
 #include "bench.h"
 #include "output.h"
-#include "stats.h"
+#include "papmetrics.h"
 
 /* Summaries of one algorithm. */
 typedef struct {
-    stats_t runtime, elapsed, imbalance, lower_bound;
-    stats_t efficiency; /* per iteration: lower bound / run time */
+    pm_stats_t runtime, elapsed, imbalance, lower_bound;
+    pm_stats_t efficiency; /* per iteration: lower bound / run time */
     double speedup;     /* median run time of the baseline / own median */
 } summary_t;
 
@@ -113,13 +113,13 @@ static int summarize(const bench_t *b, summary_t *s)
     for (a = 0; ratio != NULL && a < c->nalgos; a++) {
         const algo_result_t *r = &b->res[a];
 
-        rc |= stats_compute(r->runtime, n, &s[a].runtime);
-        rc |= stats_compute(r->elapsed, n, &s[a].elapsed);
-        rc |= stats_compute(r->imbalance, n, &s[a].imbalance);
-        rc |= stats_compute(r->lower_bound, n, &s[a].lower_bound);
+        rc |= pm_stats(r->runtime, n, &s[a].runtime);
+        rc |= pm_stats(r->elapsed, n, &s[a].elapsed);
+        rc |= pm_stats(r->imbalance, n, &s[a].imbalance);
+        rc |= pm_stats(r->lower_bound, n, &s[a].lower_bound);
         for (i = 0; i < n; i++)
-            ratio[i] = r->lower_bound[i] / r->runtime[i];
-        rc |= stats_compute(ratio, n, &s[a].efficiency);
+            ratio[i] = pm_efficiency(r->lower_bound[i], r->runtime[i]);
+        rc |= pm_stats(ratio, n, &s[a].efficiency);
     }
     for (a = 0; a < c->nalgos; a++)
         s[a].speedup = s[c->baseline].runtime.median / s[a].runtime.median;
@@ -127,7 +127,7 @@ static int summarize(const bench_t *b, summary_t *s)
     return rc;
 }
 
-static void print_row(const char *name, const stats_t *t)
+static void print_row(const char *name, const pm_stats_t *t)
 {
     printf("  %-6s %9.3f %9.3f %9.3f %9.3f %9.3f  [%9.3f, %9.3f]", name, 1e3 * t->mean, 1e3 * t->median,
            1e3 * t->stddev, 1e3 * t->min, 1e3 * t->max, 1e3 * t->ci_lo, 1e3 * t->ci_hi);

@@ -3,12 +3,13 @@
  * every position of every tree is simulated in this one process.
  *
  * For every shape (k-nomial k = 2, 3, 4, 7 and flat; k-ary k = 1, 2, 3, 4,
- * 7 and flat) and every P in 1..70, 127, 509, 1000:
+ * 7 and flat; Fibonacci) and every P in 1..70, 127, 509, 1000:
  *   - structure: parent and children agree, one root, depths and height,
  *     contiguous subtree ranges tiled by the children, pre-order or
  *     in-order traversal = 0..P-1, the declared child orders, and each
  *     shape's own definition (bn_* for the binomial tree, digits for the
- *     k-nomial, heap indices for the k-ary, range middles for the in-order);
+ *     k-nomial, heap indices for the k-ary, range middles for the in-order,
+ *     the recursive FS_k = FS_k-1 + FS_k-2 construction for the Fibonacci);
  *   - a broadcast/scatter and a reduce/gather simulated round by round under
  *     the one-port model, with their round counts against formulas;
  * then trees written out by hand, P = 2^20 (structure only), bad arguments,
@@ -39,7 +40,7 @@ static const spec_t specs[] = {
     {PAPCOLL__TREE_KNOMIAL, 4},  {PAPCOLL__TREE_KNOMIAL, 7}, {PAPCOLL__TREE_KNOMIAL, FLAT},
     {PAPCOLL__TREE_KARY, 1},     {PAPCOLL__TREE_KARY, 2},    {PAPCOLL__TREE_KARY, 3},
     {PAPCOLL__TREE_KARY, 4},     {PAPCOLL__TREE_KARY, 7},    {PAPCOLL__TREE_KARY, FLAT},
-    {PAPCOLL__TREE_INORDER, 2},  {PAPCOLL__TREE_CHAIN, 1},
+    {PAPCOLL__TREE_INORDER, 2},  {PAPCOLL__TREE_CHAIN, 1},    {PAPCOLL__TREE_FIBONACCI, 2},
 };
 #define NSPECS ((int)(sizeof(specs) / sizeof(specs[0])))
 
@@ -291,6 +292,50 @@ static void check_chain(const papcoll__tree_t *t, int P)
         TC(t->parent[v] == v - 1, "%s: parent[%d] = %d", g_ctx, v, t->parent[v]);
 }
 
+/* Order k of the Fibonacci tree of P positions: the smallest k >= -1 with
+ * F(k+2) >= P, F(1) = F(2) = 1. */
+static int fib_order(int P)
+{
+    int64_t a = 1, b = 1, x; /* F(k+2), F(k+3) for k = -1 */
+    int k = -1;
+
+    while (a < P)
+        x = a + b, a = b, b = x, k++;
+    return k;
+}
+
+/* Benoit's recursive construction, literally: FS_j on [lo, lo + F(j+2))
+ * is FS_j-1 on the front, FS_j-2 behind it, whose root sends to lo; the
+ * parent of every position < P goes into par. */
+static void fib_ref(int lo, int j, int P, int *par)
+{
+    int64_t f1 = 1, f2 = 1, x; /* F(j+1), F(j+2) */
+    int i;
+
+    if (j <= 0 || lo >= P)
+        return;
+    for (i = 0; i < j; i++)
+        x = f1 + f2, f1 = f2, f2 = x;
+    fib_ref(lo, j - 1, P, par);
+    if (lo + f1 < P) {
+        par[lo + f1] = lo;
+        fib_ref((int)(lo + f1), j - 2, P, par);
+    }
+}
+
+static void check_fibonacci(const papcoll__tree_t *t, int P)
+{
+    int *par = s_a, k = fib_order(P), v;
+
+    TC(t->root == 0 && t->desc == 1 && t->height <= (k + 1) / 2 && (P == 1 || papcoll__tree_nkids(t, 0) == k),
+       "%s: root %d desc %d height %d children of 0 %d (order %d)", g_ctx, t->root, t->desc, t->height,
+       papcoll__tree_nkids(t, 0), k);
+    par[0] = -1;
+    fib_ref(0, k, P, par);
+    for (v = 0; v < P; v++)
+        TC(t->parent[v] == par[v], "%s: parent[%d] = %d, FS_%d says %d", g_ctx, v, t->parent[v], k, par[v]);
+}
+
 /* Everything but the simulations; returns 1 when the tree is sound. */
 static int check_structure(const papcoll__tree_t *t, const spec_t *s, int P)
 {
@@ -312,6 +357,8 @@ static int check_structure(const papcoll__tree_t *t, const spec_t *s, int P)
         check_inorder(t, P);
     else if (s->shape == PAPCOLL__TREE_CHAIN)
         check_chain(t, P);
+    else if (s->shape == PAPCOLL__TREE_FIBONACCI)
+        check_fibonacci(t, P);
     return g_bad == bad0;
 }
 
@@ -506,6 +553,9 @@ static void check_rounds(const spec_t *s, int P, int down, int up)
         if (((P + 1) & P) == 0) /* P = 2^(h+1) - 1: a perfect tree, 2 rounds per level */
             TC(ed == 2 * (papcoll__ceil_log2(P + 1) - 1), "%s: perfect tree needs 2h rounds", g_ctx);
         break;
+    case PAPCOLL__TREE_FIBONACCI:
+        ed = eu = imax(fib_order(P), 0);
+        break;
     default:
         ed = eu = P - 1;
     }
@@ -626,6 +676,12 @@ static const literal_t literals[] = {
      {1, 3, 1, 6, 5, 3, -1, 8, 9, 6, 11, 9},
      {0, 2, 1, 5, 4, 3, 9, 7, 8, 11, 10}},
     {{PAPCOLL__TREE_CHAIN, 1}, 6, {-1, 0, 1, 2, 3, 4}, {1, 2, 3, 4, 5}},
+    {{PAPCOLL__TREE_FIBONACCI, 2}, 8, {-1, 0, 0, 0, 3, 0, 5, 5}, {5, 3, 2, 1, 4, 7, 6}},
+    {{PAPCOLL__TREE_FIBONACCI, 2}, 10, {-1, 0, 0, 0, 3, 0, 5, 5, 0, 8}, {8, 5, 3, 2, 1, 4, 7, 6, 9}},
+    {{PAPCOLL__TREE_FIBONACCI, 2},
+     12,
+     {-1, 0, 0, 0, 3, 0, 5, 5, 0, 8, 8, 8},
+     {8, 5, 3, 2, 1, 4, 7, 6, 11, 10, 9}},
 };
 
 static void test_literals(void)
@@ -675,6 +731,7 @@ static void test_bad_args(void)
     expect_inval(papcoll__tree_kary(&t, 5, -1), &t, "kary k=-1");
     expect_inval(papcoll__tree_inorder(&t, 0), &t, "inorder P=0");
     expect_inval(papcoll__tree_chain(&t, -7), &t, "chain P=-7");
+    expect_inval(papcoll__tree_fibonacci(&t, 0), &t, "fibonacci P=0");
     expect_inval(papcoll__tree_build(&t, PAPCOLL__TREE_NSHAPES, 5, 2), &t, "build shape=NSHAPES");
     expect_inval(papcoll__tree_build(&t, (papcoll__tree_shape_t)-1, 5, 2), &t, "build shape=-1");
     check(papcoll__tree_chain(NULL, 5) == PAPCOLL_ERR_INVAL, "chain(NULL) accepted");

@@ -102,6 +102,7 @@ enum {
     PAPCOLL_F_BACKGROUND = 1u << 2, /**< runs partly in the monitor thread (needs MPI_THREAD_MULTIPLE) */
     PAPCOLL_F_BASELINE = 1u << 3,   /**< the MPI library's own collective */
     PAPCOLL_F_SEGMENTED = 1u << 4,  /**< splits the vector into segments (pipelining) */
+    PAPCOLL_F_MODEL = 1u << 5,      /**< plans with the alpha-beta-gamma model, measured when a site first uses it */
     /* Restrictions and ordering. */
     PAPCOLL_F_COMMUTATIVE_ONLY = 1u << 8, /**< reduction: combines operands out of rank order */
     PAPCOLL_F_ORDERED = 1u << 9,          /**< reduction: keeps rank order (non-commutative ops) */
@@ -203,7 +204,9 @@ papcoll_ctx_t *papcoll_ctx_from_comm(MPI_Comm comm);
  * fallback when it cannot serve a call), or NULL for the default of the op:
  * $PAPCOLL_<OP>_ALGORITHM, then the config file key <op>_algorithm, then the
  * op's default (papcoll_ops.def).  An unknown algorithm returns
- * PAPCOLL_ERR_ALGO, an unknown policy PAPCOLL_ERR_POLICY.
+ * PAPCOLL_ERR_ALGO, an unknown policy PAPCOLL_ERR_POLICY.  The context's
+ * first site whose algorithm is flagged PAPCOLL_F_MODEL measures the
+ * alpha-beta-gamma model here (unless the options give it; docs/reduce.md).
  */
 int papcoll_site_create(papcoll_ctx_t *ctx, const char *name, papcoll_op_t op,
                         const char *policy, papcoll_site_t **site);
@@ -236,7 +239,9 @@ int papcoll_site_algo_index(const papcoll_site_t *site);
 const char *papcoll_site_policy(const papcoll_site_t *site);
 
 /** Changes the site's policy (collective: the same text on all ranks;
- *  between calls, not between an edge and its call). */
+ *  between calls, not between an edge and its call).  The context's first
+ *  switch to an algorithm flagged PAPCOLL_F_MODEL measures the model (a few
+ *  ms to tens of ms; docs/reduce.md), as papcoll_site_create does. */
 int papcoll_site_set_algo(papcoll_site_t *site, const char *policy);
 
 /**

@@ -260,7 +260,7 @@ static int prepare_bcast(papcoll__args_t *a)
 }
 
 /* How packed elements are combined (see papcoll__reduce_local). */
-static int prepare_combine(papcoll__args_t *a)
+int papcoll__args_prepare_combine(papcoll__args_t *a)
 {
     papcoll__red_t *r = &a->red;
     MPI_Datatype b = basic_of(a->u_stype, 0);
@@ -295,7 +295,7 @@ static int prepare_reduction(papcoll__args_t *a)
         rc = send_view(a, a->u_sbuf, a->u_scount, a->u_stype, a->bytes);
     if (rc == PAPCOLL_OK && at_root)
         rc = recv_view(a, a->bytes, a->u_rcount);
-    return rc == PAPCOLL_OK ? prepare_combine(a) : rc;
+    return rc == PAPCOLL_OK ? papcoll__args_prepare_combine(a) : rc;
 }
 
 int papcoll__args_prepare(papcoll__args_t *a, int contig_only)

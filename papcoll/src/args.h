@@ -86,6 +86,9 @@ typedef struct papcoll__args {
 /* Makes this rank's buffers contiguous for an algorithm that moves bytes
  * (packing what is not); reductions also get their combine method.  Local. */
 int papcoll__args_prepare(papcoll__args_t *a, int contig_only);
+/* Only the combine method of a reduction (what papcoll__args_prepare adds
+ * for one), for a run on scratch buffers; papcoll__args_finish frees it. */
+int papcoll__args_prepare_combine(papcoll__args_t *a);
 /* Unpacks results and frees the temporaries (also after a failure). */
 int papcoll__args_finish(papcoll__args_t *a, int ok);
 

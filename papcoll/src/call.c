@@ -104,7 +104,7 @@ static int drain(papcoll_site_t *site, const papcoll__args_t *a, decision_t *d)
     papcoll__args_t x = *a;
     size_t n = site->op == PAPCOLL_OP_GATHER || site->op == PAPCOLL_OP_SCATTER ? (size_t)a->size : 1;
     char *scratch = calloc((n + 1) * a->bytes + 1, 1);
-    int rc, rc2;
+    int rc = PAPCOLL_OK, rc2;
 
     if (scratch == NULL)
         return PAPCOLL_ERR_NOMEM;
@@ -112,8 +112,12 @@ static int drain(papcoll_site_t *site, const papcoll__args_t *a, decision_t *d)
     x.sbuf = scratch + (site->op == PAPCOLL_OP_GATHER ? n * a->bytes : 0);
     x.rbuf = scratch + (site->op == PAPCOLL_OP_GATHER ? 0 : n * a->bytes);
     x.plan = &site->plan;
-    rc = papcoll__algo_fn_of(site->op, site->bg_algo)(&x);
+    if (a->sig.mop != MPI_OP_NULL) /* a reduction combines, even scratch data */
+        rc = papcoll__args_prepare_combine(&x);
+    if (rc == PAPCOLL_OK)
+        rc = papcoll__algo_fn_of(site->op, site->bg_algo)(&x);
     rc2 = papcoll__wait_bg(site); /* a root's foreground may not wait for its own part */
+    papcoll__args_finish(&x, 0);
     free(scratch);
     snprintf(d->drained, sizeof(d->drained), "%s; the background part had started for %s at root %d",
              d->sel.reason, papcoll_algo_name(site->op, site->bg_algo), site->bg_root);

@@ -62,7 +62,13 @@ void papcoll__warn(papcoll_ctx_t *ctx, const char *fmt, ...)
 typedef struct {
     char policy[PAPCOLL_OP_COUNT][64];
     char predictor[32], resync[32], fallback[32], check[32], segment[32];
+    char radix[256], model[PAPCOLL__M_N][32], cvseg[32];
 } config_t;
+
+/* INI keys and environment variables of the model (model.h). */
+static const char *const model_keys[PAPCOLL__M_N] = {"model_alpha", "model_beta", "model_gamma"};
+static const char *const model_envs[PAPCOLL__M_N] = {"PAPCOLL_MODEL_ALPHA", "PAPCOLL_MODEL_BETA",
+                                                     "PAPCOLL_MODEL_GAMMA"};
 
 static const char *const op_ini_keys[] = {
 #define PAPCOLL_OP(NAME, name, dflt, env, ini, kind) ini,
@@ -102,6 +108,13 @@ static int on_ini(void *user, const char *section, const char *key, const char *
         dst = c->check;
     else if (strcmp(key, "segment_bytes") == 0)
         dst = c->segment;
+    else if (strcmp(key, "radix_k") == 0)
+        dst = c->radix, len = sizeof(c->radix);
+    else if (strcmp(key, "clairvoyant_segments") == 0)
+        dst = c->cvseg;
+    for (op = 0; op < PAPCOLL__M_N && dst == NULL; op++)
+        if (strcmp(key, model_keys[op]) == 0)
+            dst = c->model[op];
     if (dst == NULL)
         return 0; /* unknown key: an error, not silently dropped */
     snprintf(dst, len, "%s", value);
@@ -154,6 +167,58 @@ static int read_segment(papcoll_ctx_t *ctx, const papcoll_options_t *o, const ch
     return PAPCOLL_OK;
 }
 
+/* One line on stderr from rank 0 when not quiet; PAPCOLL_ERR_CONFIG. */
+static int bad_option(const papcoll_ctx_t *ctx, const papcoll_options_t *o, const char *key, const char *text,
+                      const char *want)
+{
+    if (ctx->rank == 0 && !o->quiet)
+        fprintf(stderr, "papcoll: %s '%s' is not %s\n", key, text, want);
+    return PAPCOLL_ERR_CONFIG;
+}
+
+/* radix_k: "K" (factors of at most K, K >= 2) or "k1,k2,..." (each >= 2,
+ * at most PAPCOLL__RADIX_MAX; their product must be P, checked once every
+ * rank has rank 0's value). */
+static int read_radix(papcoll_ctx_t *ctx, const papcoll_options_t *o, const char *cfg)
+{
+    const char *text = first_of(getenv("PAPCOLL_RADIX_K"), cfg, "8", NULL), *p = text;
+    const char *want = "K >= 2 or a list k1,k2,... of factors >= 2";
+    char *end;
+    long v;
+    int n = 0;
+
+    for (;;) {
+        v = strtol(p, &end, 10);
+        if (end == p || v < 2 || v > (1L << 30) || n == PAPCOLL__RADIX_MAX || (*end != ',' && *end != '\0'))
+            return bad_option(ctx, o, "radix_k", text, want);
+        ctx->radix_vec[n++] = (int)v;
+        if (*end == '\0')
+            break;
+        p = end + 1;
+    }
+    ctx->radix_target = n == 1 && strchr(text, ',') == NULL ? ctx->radix_vec[0] : 0;
+    ctx->radix_len = ctx->radix_target ? 0 : n;
+    return PAPCOLL_OK;
+}
+
+/* model_alpha/_beta/_gamma and clairvoyant_segments. */
+static int read_model(papcoll_ctx_t *ctx, const papcoll_options_t *o, const config_t *cfg)
+{
+    const char *text = first_of(getenv("PAPCOLL_CLAIRVOYANT_SEGMENTS"), cfg->cvseg, "0", NULL);
+    char *end;
+    long v = strtol(text, &end, 10);
+    int i, rc;
+
+    for (i = 0; i < PAPCOLL__M_N; i++)
+        if ((rc = papcoll__model_parse(model_keys[i], first_of(getenv(model_envs[i]), cfg->model[i], NULL, NULL),
+                                       ctx->rank == 0 && !o->quiet, &ctx->model_cfg[i])) != PAPCOLL_OK)
+            return rc;
+    if (end == text || *end != '\0' || v < 0 || v > (1L << 24))
+        return bad_option(ctx, o, "clairvoyant_segments", text, "a segment count in [0, 2^24] (0: the model's)");
+    ctx->cv_segments = (int)v;
+    return PAPCOLL_OK;
+}
+
 /* PAPCOLL_FALLBACK and PAPCOLL_CHECK: environment > config file > default. */
 static int read_switches(papcoll_ctx_t *ctx, const papcoll_options_t *o, const config_t *cfg)
 {
@@ -201,7 +266,8 @@ static int read_options(papcoll_ctx_t *ctx, const papcoll_options_t *o)
     papcoll__pred_format(&ctx->pred, ctx->pred_text, sizeof(ctx->pred_text));
     if ((rc = read_resync(ctx, o, cfg.resync)) != PAPCOLL_OK ||
         (rc = read_segment(ctx, o, cfg.segment)) != PAPCOLL_OK ||
-        (rc = read_switches(ctx, o, &cfg)) != PAPCOLL_OK)
+        (rc = read_switches(ctx, o, &cfg)) != PAPCOLL_OK || (rc = read_radix(ctx, o, cfg.radix)) != PAPCOLL_OK ||
+        (rc = read_model(ctx, o, &cfg)) != PAPCOLL_OK)
         return rc;
     for (op = 0; op < PAPCOLL_OP_COUNT; op++)
         snprintf(ctx->policy_default[op], sizeof(ctx->policy_default[op]), "%s",
@@ -238,6 +304,36 @@ static int agree(papcoll_ctx_t *ctx, int rc)
     ctx->fallback = (papcoll__fallback_t)all[3];
     ctx->segment_bytes = (size_t)all[4];
     return PAPCOLL_OK;
+}
+
+/* The reduction options are rank 0's everywhere (a model or radix vector
+ * that differed between ranks would split plans); then the radix vector
+ * must multiply to P. */
+static int agree_reduce(papcoll_ctx_t *ctx)
+{
+    struct {
+        int target, len, vec[PAPCOLL__RADIX_MAX], segments;
+        double model[PAPCOLL__M_N];
+    } o;
+    long long prod = 1;
+    int i;
+
+    memset(&o, 0, sizeof(o));
+    o.target = ctx->radix_target, o.len = ctx->radix_len, o.segments = ctx->cv_segments;
+    memcpy(o.vec, ctx->radix_vec, sizeof(o.vec));
+    memcpy(o.model, ctx->model_cfg, sizeof(o.model));
+    if (PMPI_Bcast(&o, (int)sizeof(o), MPI_BYTE, 0, ctx->comm) != MPI_SUCCESS)
+        return PAPCOLL_ERR_MPI;
+    ctx->radix_target = o.target, ctx->radix_len = o.len, ctx->cv_segments = o.segments;
+    memcpy(ctx->radix_vec, o.vec, sizeof(o.vec));
+    memcpy(ctx->model_cfg, o.model, sizeof(o.model));
+    for (i = 0; i < ctx->radix_len && prod <= ctx->size; i++)
+        prod *= ctx->radix_vec[i];
+    if (ctx->radix_len == 0 || prod == ctx->size)
+        return PAPCOLL_OK;
+    if (ctx->rank == 0 && !ctx->quiet)
+        fprintf(stderr, "papcoll: radix_k: the product of the factors is not the %d processes\n", ctx->size);
+    return PAPCOLL_ERR_CONFIG;
 }
 
 /* The attribute through which papcoll_ctx_from_comm finds a context. */
@@ -299,7 +395,7 @@ int papcoll_init(MPI_Comm comm, const papcoll_options_t *opts, papcoll_ctx_t **o
     PMPI_Query_thread(&provided);
     ctx->has_monitor = provided == MPI_THREAD_MULTIPLE && !opts->no_monitor;
     rc = read_options(ctx, opts);
-    if ((rc = agree(ctx, rc)) != PAPCOLL_OK)
+    if ((rc = agree(ctx, rc)) != PAPCOLL_OK || (rc = agree_reduce(ctx)) != PAPCOLL_OK)
         goto fail;
     if ((rc = dup_comm(comm, &ctx->data_comm)) != PAPCOLL_OK ||
         (rc = dup_comm(comm, &ctx->mon_comm)) != PAPCOLL_OK)

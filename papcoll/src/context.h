@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <stdio.h>
 
+#include "model.h"
 #include "papcoll.h"
 #include "predict.h"
 #include "sched/tree.h"
@@ -23,6 +24,9 @@
 
 /* What a call does when its algorithm cannot serve it (PAPCOLL_FALLBACK). */
 typedef enum { PAPCOLL__FB_WARN, PAPCOLL__FB_ERROR, PAPCOLL__FB_SILENT } papcoll__fallback_t;
+
+/* The radix vector option (radix_k): at most this many factors. */
+#define PAPCOLL__RADIX_MAX 32
 
 /* Tree shapes shared by every site of a context (plan.c): built once per
  * (shape, k), immutable afterwards. */
@@ -41,6 +45,14 @@ struct papcoll_ctx {
     int has_monitor;      /* sites run monitor threads */
     int check;            /* PAPCOLL_CHECK: agreement check at every call */
     size_t segment_bytes; /* PAPCOLL_SEGMENT_BYTES: segment size of SEGMENTED algorithms */
+    /* Reduction options, rank 0's on every rank (context.c). */
+    int radix_target;     /* radix_k = K: radix-k factors of at most K where P allows (default 8) */
+    int radix_len;        /* radix_k = "k1,k2,...": that vector (its product is P), else 0 */
+    int radix_vec[PAPCOLL__RADIX_MAX];
+    int cv_segments;      /* clairvoyant_segments: Clairvoyant's N (0: from the model) */
+    double model_cfg[PAPCOLL__M_N]; /* model_alpha, _beta, _gamma (NaN: measure) */
+    papcoll__model_t model; /* model.c; valid when has_model */
+    int has_model;
     papcoll__fallback_t fallback;
     papcoll__predspec_t pred;
     char pred_text[32];

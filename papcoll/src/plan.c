@@ -27,8 +27,29 @@ int papcoll__plan_alloc(papcoll__plan_t *plan, int P)
     return PAPCOLL_ERR_NOMEM;
 }
 
+void *papcoll__plan_xdata(papcoll__plan_t *plan, const void *owner)
+{
+    if (plan->xowner == owner)
+        return plan->xdata;
+    if (plan->xdata != NULL && plan->xfree != NULL)
+        plan->xfree(plan->xdata);
+    plan->xdata = NULL;
+    plan->xfree = NULL;
+    plan->xowner = NULL;
+    return NULL;
+}
+
+void papcoll__plan_xdata_set(papcoll__plan_t *plan, const void *owner, void *data, void (*xfree)(void *))
+{
+    papcoll__plan_xdata(plan, NULL); /* frees what is there */
+    plan->xdata = data;
+    plan->xfree = xfree;
+    plan->xowner = data != NULL ? owner : NULL;
+}
+
 void papcoll__plan_free(papcoll__plan_t *plan)
 {
+    papcoll__plan_xdata(plan, NULL);
     free(plan->pred);
     free(plan->order);
     free(plan->v2r);
@@ -59,8 +80,10 @@ static uint64_t plan_hash(const papcoll__plan_t *p, int P, unsigned flags)
     h = fnv(h, &p->algo, sizeof(p->algo));
     h = fnv(h, &p->root, sizeof(p->root));
     h = fnv(h, &bytes, sizeof(bytes));
-    if (flags & PAPCOLL_F_AGREE)
+    if (flags & PAPCOLL_F_AGREE) {
         h = p->has_tree ? fnv(h, p->v2r, (size_t)P * sizeof(int)) : fnv(h, p->order, (size_t)P * sizeof(int));
+        h = fnv(h, &p->xhash, sizeof(p->xhash));
+    }
     return h;
 }
 
@@ -97,6 +120,7 @@ int papcoll__plan_build(papcoll__plan_t *plan, papcoll_ctx_t *ctx, papcoll_op_t 
     } else {
         plan->has_tree = 0;
         plan->tree = NULL;
+        plan->xhash = 0;
         rc = papcoll__algo_planner_of(op, algo)(plan, &in);
     }
     plan->algo = algo;

@@ -45,6 +45,13 @@ struct papcoll__plan {
     double build_time;   /* seconds from the exchanged data to the plan (NaN: no plan) */
     /* Workspace of the builder. */
     papcoll__keyed_t *keyed; /* [P] */
+    /* Data of one planner (a schedule, a coordinator's state), allocated by
+     * that planner on its first build and reused by the later ones, freed
+     * with the plan or when another planner takes over (papcoll__plan_xdata). */
+    void *xdata;
+    void (*xfree)(void *);
+    const void *xowner;  /* the planner xdata belongs to */
+    uint64_t xhash;      /* what all ranks must share of xdata (AGREE; 0 when nothing), set by its planner */
 };
 
 /* What a planner sees. */
@@ -86,6 +93,16 @@ int papcoll__plan_tree(papcoll__plan_t *plan, const papcoll__plan_in_t *in, papc
 void papcoll__place_rotate(papcoll__plan_t *plan, const papcoll__plan_in_t *in);
 void papcoll__place_identity(papcoll__plan_t *plan, const papcoll__plan_in_t *in);
 void papcoll__place_order(papcoll__plan_t *plan, const papcoll__plan_in_t *in);
+
+/*
+ * A planner's own data: returns plan->xdata when owner (any address unique
+ * to the planner, e.g. its function) already holds it, else frees whatever
+ * another planner left there and returns NULL; the planner then allocates
+ * its data and stores it with papcoll__plan_xdata_set.  So a site allocates
+ * once per planner it uses (NOMEM only then), not per build.
+ */
+void *papcoll__plan_xdata(papcoll__plan_t *plan, const void *owner);
+void papcoll__plan_xdata_set(papcoll__plan_t *plan, const void *owner, void *data, void (*xfree)(void *));
 
 /* The tree of (shape, k) for the context's P, built on first use and kept
  * until papcoll_finalize; NULL when out of memory. */

@@ -127,6 +127,9 @@ int papcoll_site_create(papcoll_ctx_t *ctx, const char *name, papcoll_op_t op, c
         (rc = dup_comm(ctx->mon_comm, &site->mcomm)) != PAPCOLL_OK ||
         (ctx->check && (rc = dup_comm(ctx->data_comm, &site->ccomm)) != PAPCOLL_OK))
         goto fail;
+    if ((papcoll_algo_flags(op, site->policy.algo) & PAPCOLL_F_MODEL) &&
+        (rc = papcoll__model_ensure(ctx, site->comm)) != PAPCOLL_OK)
+        goto fail; /* collective like the creation, once per context */
     if (ctx->has_monitor && (rc = papcoll__monitor_start(site)) != PAPCOLL_OK)
         goto fail;
     site->next = ctx->sites;
@@ -193,6 +196,9 @@ int papcoll_site_set_algo(papcoll_site_t *site, const char *policy)
     if ((rc = papcoll__policy_parse(site->op, policy, &p)) != PAPCOLL_OK)
         return rc;
     papcoll__wait_idle(site);
+    if ((papcoll_algo_flags(site->op, p.algo) & PAPCOLL_F_MODEL) &&
+        (rc = papcoll__model_ensure(site->ctx, site->comm)) != PAPCOLL_OK)
+        return rc; /* the first switch to a model-planned algorithm is collective (once per context) */
     site->policy = p;
     return PAPCOLL_OK;
 }

@@ -31,7 +31,10 @@ enum {
     PAPCOLL__TAG_ARRIVE = 5, /* bcast arrival: a non-root's announcement (empty) */
     PAPCOLL__TAG_ORDER = 6, /* bcast arrival: the root's order to a holder (target rank, -1: done) */
     PAPCOLL__TAG_IDLE = 7,  /* bcast arrival: a holder is free (empty) */
-    PAPCOLL__TAG_ADATA = 8  /* bcast arrival: the vector, received from any source */
+    PAPCOLL__TAG_ADATA = 8, /* bcast arrival: the vector, received from any source */
+    PAPCOLL__TAG_RED_RESULT = 9, /* reduce: the result, from a tree's root to the call's root */
+    PAPCOLL__TAG_RED_READY = 10, /* reduce, arrival-driven: "idle", to the coordinator (10, 11: call parity) */
+    PAPCOLL__TAG_RED_ORDER = 12  /* reduce, arrival-driven: the coordinator's instruction */
 };
 
 /* One rank's contribution to an exchange. */

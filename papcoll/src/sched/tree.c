@@ -225,6 +225,45 @@ int papcoll__tree_chain(papcoll__tree_t *t, int P)
     return PAPCOLL_OK;
 }
 
+/* Fibonacci tree: positions are visited in ascending order, and until v is
+ * visited lo[v] holds the order j of the schedule FS_j rooted at v, set by
+ * its parent (the root's is the smallest k with F(k+2) >= P). */
+int papcoll__tree_fibonacci(papcoll__tree_t *t, int P)
+{
+    int64_t F[64];
+    int v, n = 0, rc, i, j, k = -1;
+    int64_t c;
+
+    if ((rc = tree_init(t, PAPCOLL__TREE_FIBONACCI, P, 2, 1)) != PAPCOLL_OK)
+        return rc;
+    F[0] = 0, F[1] = F[2] = 1;
+    for (i = 3; i < 64; i++)
+        F[i] = F[i - 1] + F[i - 2];
+    while (F[k + 2] < P)
+        k++;
+    t->desc = 1;
+    t->parent[0] = -1;
+    t->depth[0] = 0;
+    t->hi[0] = P;
+    t->lo[0] = k;
+    for (v = 0; v < P; v++) {
+        j = t->lo[v];
+        t->lo[v] = v;
+        t->first[v] = n;
+        for (i = j; i >= 1; i--) {
+            if ((c = v + F[i + 1]) >= P)
+                continue;
+            t->kids[n++] = (int)c;
+            t->parent[c] = v;
+            t->depth[c] = t->depth[v] + 1;
+            t->hi[c] = (int)(c + F[i] < P ? c + F[i] : P);
+            t->lo[c] = i - 2;
+        }
+    }
+    tree_close(t, n);
+    return PAPCOLL_OK;
+}
+
 int papcoll__tree_build(papcoll__tree_t *t, papcoll__tree_shape_t shape, int P, int k)
 {
     switch (shape) {
@@ -238,6 +277,8 @@ int papcoll__tree_build(papcoll__tree_t *t, papcoll__tree_shape_t shape, int P, 
         return papcoll__tree_inorder(t, P);
     case PAPCOLL__TREE_CHAIN:
         return papcoll__tree_chain(t, P);
+    case PAPCOLL__TREE_FIBONACCI:
+        return papcoll__tree_fibonacci(t, P);
     default:
         if (t != NULL)
             memset(t, 0, sizeof(*t));

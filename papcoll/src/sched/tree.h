@@ -1,5 +1,5 @@
 /*
- * Communication trees as pure data: one type, five builders.  No MPI here;
+ * Communication trees as pure data: one type, six builders.  No MPI here;
  * tests/test_tree.c simulates every position of every shape serially.
  *
  * A tree is a rooted spanning tree over positions 0..P-1.  Every builder
@@ -125,6 +125,34 @@
  *        optimal s: beta n + P alpha + O(sqrt(alpha beta n P)).
  *        s = 1: (P-1)(alpha + n beta).
  *
+ * --- Fibonacci (root 0; Benoit, Canon, Marchal 2013, Sect. 3.2,
+ * Fibonacci-stat): the schedule FS_j of order j spans F(j+2) positions
+ * (F(1) = F(2) = 1); FS_-1 and FS_0 are one position.  FS_j on [v, v +
+ * F(j+2)) is FS_j-1 on [v, v + F(j+1)) and FS_j-2 on [v + F(j+1), v +
+ * F(j+2)) side by side, and the root of the second sends to v last.
+ * Unrolled: the children of a root v of FS_j are v + F(i+1), i = 1..j,
+ * each the root of FS_i-2.  The whole tree is FS_k with the smallest k such
+ * that F(k+2) >= P, cut at P (the cut removes suffixes of ranges only).
+ * Service order: descending positions (largest subtree first), so the
+ * ascending (reduce) order is its reverse: the root receives its children
+ * in the order their subtrees complete.  k is ignored (stored as 2).
+ *
+ *   P = 8 (k = 4):    0          P = 10 (k = 5):   0         P = 12:        0
+ *                / /  |  \                  / / |  |  \               / / |  |    \
+ *               1 2   3   5                1 2  3  5   8             1 2  3  5     8
+ *                     |  / \                    |  / \  |                  |  / \  / | \
+ *                     4 6   7                   4 6   7 9                 4 6   7 9 10 11
+ *
+ *   reduce, one-port, no overlap  k (alpha + n beta + n gamma), k about
+ *        1.44 log2 P: worse than binomial when combining is free;
+ *   reduce, receiving the next child while combining the last (Benoit's
+ *        model, c = n gamma, d = alpha + n beta)  d + (k-1) max(d, c) + c;
+ *        optimal when c = d ((k+1) d for P = F(k+2)), where the binomial
+ *        tree needs ceil(log2 P) (d + c).
+ *   height: at most ceil(k / 2) (a child's order is at most its parent's
+ *        minus 2); bcast and reduce rounds (one-port) both exactly k for
+ *        P >= 2 (the root has k children).
+ *
  * Every builder takes an uninitialised or zeroed tree, returns 0 or a
  * negative PAPCOLL_ERR_* (INVAL for P < 1 or a bad k, NOMEM), and leaves
  * *t zeroed when it fails.  A tree is one allocation; papcoll__tree_free()
@@ -140,7 +168,8 @@
     XX(KNOMIAL, "knomial")                                                                                   \
     XX(KARY, "kary")                                                                                         \
     XX(INORDER, "inorder")                                                                                   \
-    XX(CHAIN, "chain")
+    XX(CHAIN, "chain")                                                                                       \
+    XX(FIBONACCI, "fibonacci")
 
 typedef enum {
 #define PAPCOLL__TREE_ENUM(e, name) PAPCOLL__TREE_##e,
@@ -169,6 +198,7 @@ int papcoll__tree_knomial(papcoll__tree_t *t, int P, int k);
 int papcoll__tree_kary(papcoll__tree_t *t, int P, int k);
 int papcoll__tree_inorder(papcoll__tree_t *t, int P);
 int papcoll__tree_chain(papcoll__tree_t *t, int P);
+int papcoll__tree_fibonacci(papcoll__tree_t *t, int P);
 
 /* Any shape by its enum (a plan cache's key is (shape, P, k)); k is
  * ignored by the shapes that take none. */

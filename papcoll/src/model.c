@@ -1,0 +1,164 @@
+/*
+ * The alpha-beta-gamma model (model.h): options, measurement, and the two
+ * formulas Clairvoyant needs.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "context.h"
+#include "model.h"
+
+#define MODEL_TAG 77 /* on a fresh site communicator, before any call */
+#define ALPHA_REPS 20
+#define BETA_BLOCK (256 << 10)
+#define BETA_BLOCKS 4
+#define BETA_REPS 3
+#define GAMMA_REPS 5
+#define MAX_SEGMENTS 4096 /* far above any measured optimum (Marendic Table 8: at most 245) */
+
+int papcoll__model_parse(const char *key, const char *text, int loud, double *out)
+{
+    char *end;
+    double v;
+
+    *out = NAN;
+    if (text == NULL || *text == '\0')
+        return PAPCOLL_OK;
+    v = strtod(text, &end);
+    if (end != text && *end == '\0' && isfinite(v) && v >= 0) {
+        *out = v;
+        return PAPCOLL_OK;
+    }
+    if (loud)
+        fprintf(stderr, "papcoll: %s '%s' is not a number >= 0 (seconds%s)\n", key, text,
+                strcmp(key, "model_alpha") == 0 ? "" : " per byte");
+    return PAPCOLL_ERR_CONFIG;
+}
+
+/* Rounds of `blocks` messages of `bytes` from the lower rank of a pair to
+ * the upper one and an empty reply; returns the shortest round on the lower
+ * rank (0 on the upper one). */
+static int rounds(MPI_Comm comm, int peer, int lower, char *buf, int bytes, int blocks, int reps,
+                  double *best)
+{
+    int r, b, rc = MPI_SUCCESS;
+    double t;
+
+    *best = 0;
+    for (r = 0; r < reps && rc == MPI_SUCCESS; r++) {
+        t = PMPI_Wtime();
+        for (b = 0; b < blocks && rc == MPI_SUCCESS; b++)
+            rc = lower ? PMPI_Send(buf, bytes, MPI_BYTE, peer, MODEL_TAG, comm)
+                       : PMPI_Recv(buf, bytes, MPI_BYTE, peer, MODEL_TAG, comm, MPI_STATUS_IGNORE);
+        if (rc == MPI_SUCCESS)
+            rc = lower ? PMPI_Recv(buf, 0, MPI_BYTE, peer, MODEL_TAG, comm, MPI_STATUS_IGNORE)
+                       : PMPI_Send(buf, 0, MPI_BYTE, peer, MODEL_TAG, comm);
+        t = PMPI_Wtime() - t;
+        if (lower && (r == 0 || t < *best))
+            *best = t;
+    }
+    return PAPCOLL__ERR(rc);
+}
+
+/* Seconds per byte of MPI_Reduce_local(MPI_INT, MPI_SUM), the shortest of reps. */
+static int combine_time(char *buf, double *gamma)
+{
+    int n = BETA_BLOCK / (int)sizeof(int), r, rc = MPI_SUCCESS;
+    double t, best = 0;
+
+    memset(buf, 1, 2 * (size_t)BETA_BLOCK);
+    for (r = 0; r < GAMMA_REPS && rc == MPI_SUCCESS; r++) {
+        t = PMPI_Wtime();
+        rc = PMPI_Reduce_local(buf, buf + BETA_BLOCK, n, MPI_INT, MPI_SUM);
+        t = PMPI_Wtime() - t;
+        if (r == 0 || t < best)
+            best = t;
+    }
+    *gamma = best / BETA_BLOCK;
+    return PAPCOLL__ERR(rc);
+}
+
+int papcoll__model_measure(MPI_Comm comm, papcoll__model_t *m)
+{
+    int rank, size, peer, lower, rc, ok;
+    double t0 = PMPI_Wtime(), rt = 0, bt = 0, mine[PAPCOLL__M_N + 1];
+    char *buf = malloc(2 * (size_t)BETA_BLOCK);
+
+    memset(m, 0, sizeof(*m));
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
+    peer = rank ^ 1;
+    lower = (rank & 1) == 0;
+    ok = buf != NULL; /* every rank learns whether all can measure (and starts together) */
+    rc = PAPCOLL__ERR(PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm));
+    if (rc == PAPCOLL_OK && !ok)
+        rc = PAPCOLL_ERR_NOMEM;
+    if (rc != PAPCOLL_OK) {
+        free(buf);
+        return rc;
+    }
+    if (peer < size)
+        rc = rounds(comm, peer, lower, buf, 0, 1, ALPHA_REPS, &rt);
+    if (rc == PAPCOLL_OK && peer < size)
+        rc = rounds(comm, peer, lower, buf, BETA_BLOCK, BETA_BLOCKS, BETA_REPS, &bt);
+    mine[PAPCOLL__M_ALPHA] = rt / 2;
+    mine[PAPCOLL__M_BETA] = bt > rt ? (bt - rt) / ((double)BETA_BLOCK * BETA_BLOCKS) : 0;
+    if (rc == PAPCOLL_OK)
+        rc = combine_time(buf, &mine[PAPCOLL__M_GAMMA]);
+    mine[PAPCOLL__M_N] = rc != PAPCOLL_OK;
+    free(buf);
+    if (PMPI_Allreduce(MPI_IN_PLACE, mine, PAPCOLL__M_N + 1, MPI_DOUBLE, MPI_MAX, comm) != MPI_SUCCESS)
+        return PAPCOLL_ERR_MPI;
+    if (mine[PAPCOLL__M_N] != 0)
+        return rc != PAPCOLL_OK ? rc : PAPCOLL_ERR_MPI;
+    memcpy(m->v, mine, sizeof(m->v));
+    m->measured = (1u << PAPCOLL__M_N) - 1;
+    m->seconds = PMPI_Wtime() - t0;
+    return PAPCOLL_OK;
+}
+
+int papcoll__model_ensure(papcoll_ctx_t *ctx, MPI_Comm comm)
+{
+    papcoll__model_t m;
+    int i, all = 1, rc = PAPCOLL_OK;
+
+    if (ctx->has_model)
+        return PAPCOLL_OK;
+    memset(&m, 0, sizeof(m));
+    for (i = 0; i < PAPCOLL__M_N; i++)
+        all = all && !isnan(ctx->model_cfg[i]);
+    if (!all && (rc = papcoll__model_measure(comm, &m)) != PAPCOLL_OK)
+        return rc;
+    for (i = 0; i < PAPCOLL__M_N; i++)
+        if (!isnan(ctx->model_cfg[i])) {
+            m.v[i] = ctx->model_cfg[i];
+            m.measured &= ~(1u << i);
+        }
+    ctx->model = m;
+    ctx->has_model = 1;
+    return PAPCOLL_OK;
+}
+
+double papcoll__model_round(const papcoll__model_t *m, double seg_bytes)
+{
+    return m->v[PAPCOLL__M_ALPHA] + seg_bytes * (m->v[PAPCOLL__M_BETA] + m->v[PAPCOLL__M_GAMMA]);
+}
+
+int papcoll__model_segments(const papcoll__model_t *m, int P, size_t bytes, int count)
+{
+    int n = 0;
+    double bg = m->v[PAPCOLL__M_BETA] + m->v[PAPCOLL__M_GAMMA], N;
+
+    while ((1LL << n) < P)
+        n++;
+    if (count < 1 || n <= 1)
+        return 1; /* no pipeline depth: one segment */
+    if (m->v[PAPCOLL__M_ALPHA] <= 0)
+        N = MAX_SEGMENTS; /* free messages: no finite optimum */
+    else
+        N = floor(sqrt((n - 1) * (double)bytes * bg / m->v[PAPCOLL__M_ALPHA]) + 0.5);
+    N = N > MAX_SEGMENTS ? MAX_SEGMENTS : N;
+    return N < 1 ? 1 : N > count ? count : (int)N;
+}

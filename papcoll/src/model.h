@@ -1,0 +1,63 @@
+/*
+ * The alpha-beta-gamma model of a context (model.c): Hockney's alpha (per
+ * message) and beta (per byte) plus gamma, the per-byte cost of combining
+ * (Marendic 2016 Sect. 5.1: sending and combining m bytes costs alpha +
+ * m beta + m gamma).  Clairvoyant's round time d and segment count N come
+ * from it (Marendic Sect. 5.2 and 5.4); later the auto policy.  Not
+ * installed.
+ *
+ * Values: each of model_alpha, model_beta, model_gamma (INI keys;
+ * PAPCOLL_MODEL_ALPHA, _BETA, _GAMMA) given in the options is taken as it
+ * is (seconds, seconds per byte); the others are measured once per context,
+ * at the first point that needs the model and is collective anyway (the
+ * creation of a site whose policy uses it).  Every rank ends with rank 0's
+ * options and the same measured values, so plans built from the model
+ * agree.  A per-machine cache can wrap papcoll__model_measure.
+ */
+#ifndef PAPCOLL_MODEL_H
+#define PAPCOLL_MODEL_H
+
+#include <stddef.h>
+
+#include "papcoll.h"
+
+enum { PAPCOLL__M_ALPHA, PAPCOLL__M_BETA, PAPCOLL__M_GAMMA, PAPCOLL__M_N };
+
+typedef struct {
+    double v[PAPCOLL__M_N]; /* alpha (s), beta (s/B), gamma (s/B) */
+    unsigned measured;      /* bit i: v[i] was measured, else configured */
+    double seconds;         /* wall time of the measurement (0: none) */
+} papcoll__model_t;
+
+/* A model value from the options: a number >= 0 ("" or NULL: not given,
+ * NaN).  PAPCOLL_ERR_CONFIG with one line on stderr (when loud) otherwise. */
+int papcoll__model_parse(const char *key, const char *text, int loud, double *out);
+
+/*
+ * Measures all three, collective over comm (every rank gets the same
+ * values): all pairs (2i, 2i+1) at once, as in a round of a reduction.
+ * alpha: half the shortest of 20 round trips of empty messages; beta: 4
+ * blocks of 256 KiB back to back then an empty reply, (time - 2 alpha) / 1
+ * MiB, the shortest of 3; gamma: MPI_Reduce_local of 256 KiB of MPI_INT
+ * with MPI_SUM, the shortest of 5, per byte.  Maxima over ranks (the
+ * slowest pair sets the pace of a round).  One process: alpha = beta = 0.
+ */
+int papcoll__model_measure(MPI_Comm comm, papcoll__model_t *m);
+
+/* The context's model: configured values, the others measured the first
+ * time (collective over comm then; afterwards local). */
+int papcoll__model_ensure(papcoll_ctx_t *ctx, MPI_Comm comm);
+
+/* Round time d = alpha + B (beta + gamma) for segments of B bytes. */
+double papcoll__model_round(const papcoll__model_t *m, double seg_bytes);
+
+/*
+ * Segment count of the linear model for a reduction of `bytes` bytes
+ * (count elements) over P ranks: N_opt = sqrt((n - 1) m (beta + gamma) /
+ * alpha), n = ceil(log2 P) (Marendic Sect. 5.2, Eq. 1 differentiated),
+ * rounded to the nearest integer and kept in [1, min(count, 4096)] (alpha
+ * = 0: 4096, the model having no finite optimum).
+ */
+int papcoll__model_segments(const papcoll__model_t *m, int P, size_t bytes, int count);
+
+#endif

@@ -1,0 +1,312 @@
+/*
+ * reduce "clairvoyant": Marendic, Lemeire, Vucinic, Schelkens 2016 (Sect.
+ * 5.4, Algorithm 1; execution Sect. 5.4.3) with the fixes and the fast
+ * generator of Proficz and Ocetkiewicz 2020 (sched/clairvoyant.h, cv_fast.c,
+ * docs/clairvoyant.md).  The vector is cut into N segments; knowing when
+ * every rank arrives (the monitor's prediction), the generator plans per
+ * round of length d = alpha + B (beta + gamma) (B = n / N bytes) who sends
+ * its partial of which segment to whom, so that the early ranks reduce among
+ * themselves while the late ones still compute, and segments trickle to the
+ * root.
+ *
+ * Plan (built in the monitor right after the PAT exchange, plan data of
+ * this file): N from the linear model (papcoll__model_segments, Marendic
+ * Sect. 5.2; option clairvoyant_segments overrides), d from the model, the
+ * arrivals shifted to start at 0 (an unknown or non-finite prediction counts
+ * as the latest known one; spreads beyond 2^28 rounds are clipped), then the
+ * fast generator and each rank's transfer list.  A new schedule is generated
+ * only when what the generator's decisions depend on changed: N, d, the root,
+ * the round of each arrival (k_i) and the order of their phases within a
+ * round (Marendic Sect. 7: amortise the generation).  All ranks plan from the
+ * same exchanged bytes, so they hold the same schedule (its hash is part of
+ * the plan's, PAPCOLL_CHECK).
+ *
+ * Execution: each rank walks its transfers round by round; in a round it
+ * starts its send (at most one; it is completed later, before the segment
+ * could come back, or at the end) and receives (at most one, never the
+ * segment it sends), then combines the received partial into its own, or,
+ * at a sink that gave the segment away earlier, keeps it.  No other
+ * synchronisation: message matching orders the rounds (a rank reaches round
+ * r once its receives before r are done, so every send of round r is
+ * posted: no deadlock).  Partials
+ * are combined in schedule order: COMMUTATIVE_ONLY (falls back to
+ * rabenseifner); for a given schedule the bracketing is fixed, so results
+ * repeat bit for bit.
+ *
+ *   P = N = 4, root 0, segments a b c d; the fast generator's schedule
+ *   (bin/papcoll-sched --procs 4 --segments 4), rounds 0..4:
+ *     0: 1->0 a  0->1 b  3->2 a  2->3 b      3: 2->0 c  3->1 d
+ *     1: 2->0 a  3->1 b  0->2 c  1->3 c      4: 1->0 d
+ *     2: 1->0 b  0->1 d  3->2 c  2->3 d      = ceil(log2 P) + N - 1 rounds
+ *   arrivals (0, 0, 0, 9 d) (--pat 0,0,0,9): ranks 0..2 reduce among
+ *   themselves in rounds 0..4; from round 8 rank 3 and the root swap
+ *   segments (3->0 a, 0->3 b; 3->0 b, 0->3 c; ...) and finish in round 11:
+ *   the imbalance plus a 2-way reduction (Marendic Fig. 8).
+ *
+ * Cost: R rounds of d, R = ceil(log2 P) + N - 1 for balanced arrivals (the
+ * optimum of the model; docs/clairvoyant.md lists the few P where the greedy
+ * needs one more), the generated schedule's length otherwise (at best the
+ * imbalance plus a 2-way reduction: Marendic Prop. 3.7).  Generation: O(P
+ * log P + R_sum W min(|G|, log P)) (cv_fast.c), only when the key changes.
+ * Memory: the vector (root: its receive buffer), one segment, N flags and
+ * N send requests;
+ * the plan: the schedule (about (P-1) N transfers of 16 bytes, the same on
+ * every rank) and its index (8 bytes per transfer).
+ * NOMEM: the plan data is allocated on the site's first plan; the generator
+ * allocates its working set at every generation and the index grows with the
+ * largest schedule seen.  A rank whose generation failed returns
+ * PAPCOLL_ERR_NOMEM from the call while the others wait for its transfers (as
+ * with any allocation failure inside a collective): generation runs only
+ * when the key changed.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reduce/engine.h"
+#include "sched/clairvoyant.h"
+
+#define CV_MAX_PN (1 << 29)  /* the generator's P * N limit */
+#define CV_MAX_SPREAD 0x1p28 /* arrivals clipped to this many rounds (generator: 2^29) */
+
+typedef struct {
+    int P, N, root, valid;
+    double d;
+    int *k, *phase;   /* [P] the key: round of each arrival, ranks by phase within the round */
+    int *k2, *phase2; /* [P] a new key, compared with the old */
+    int *tmp;         /* [P] sort scratch */
+    double *pat, *f;  /* [P] sanitised arrivals, their phases */
+    papcoll__cv_sched_t s;
+    int *start; /* [P+1]: rank r's transfers are idx[start[r] .. start[r+1]) */
+    int *idx;   /* [icap] */
+    int icap;
+    uint64_t hash; /* of N, d, root and the transfers */
+} cv_t;
+
+static const char owner; /* marks the plan data as this planner's */
+
+static void cv_free(void *p)
+{
+    cv_t *c = p;
+
+    papcoll__cv_free(&c->s);
+    free(c->idx);
+    free(c);
+}
+
+static cv_t *cv_get(papcoll__plan_t *plan, int P)
+{
+    cv_t *c = papcoll__plan_xdata(plan, &owner);
+    size_t ints = 6 * (size_t)P + 1;
+
+    if (c != NULL && c->P == P)
+        return c;
+    if ((c = calloc(1, sizeof(*c) + 2 * (size_t)P * sizeof(double) + ints * sizeof(int))) == NULL)
+        return NULL;
+    c->P = P;
+    c->pat = (double *)(c + 1);
+    c->f = c->pat + P;
+    c->k = (int *)(c->f + P);
+    c->phase = c->k + P;
+    c->k2 = c->phase + P;
+    c->phase2 = c->k2 + P;
+    c->tmp = c->phase2 + P;
+    c->start = c->tmp + P;
+    papcoll__plan_xdata_set(plan, &owner, c, cv_free);
+    return c;
+}
+
+/* Arrivals from the plan's predictions; 0 when there are none (balanced). */
+static int sanitise(const double *pred, int P, double d, double *pat)
+{
+    double lo = INFINITY, hi = -INFINITY, x;
+    int i;
+
+    for (i = 0; i < P; i++)
+        if (isfinite(pred[i])) {
+            lo = pred[i] < lo ? pred[i] : lo;
+            hi = pred[i] > hi ? pred[i] : hi;
+        }
+    if (!(lo <= hi))
+        return 0;
+    for (i = 0; i < P; i++) {
+        x = isfinite(pred[i]) ? pred[i] - lo : hi - lo;
+        pat[i] = x > CV_MAX_SPREAD * d ? CV_MAX_SPREAD * d : x;
+    }
+    return 1;
+}
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001B3ull;
+    return h;
+}
+
+/* A new schedule for the key in k2/phase2; its index and hash. */
+static int generate(cv_t *c, const double *pat)
+{
+    int rc, need;
+
+    papcoll__cv_free(&c->s);
+    c->valid = 0;
+    if ((rc = papcoll__cv_fast(c->P, c->N, c->d, c->root, pat, &c->s)) != PAPCOLL_OK)
+        return rc;
+    if ((need = 2 * c->s.n + 1) > c->icap) {
+        int *idx = realloc(c->idx, (size_t)need * sizeof(int));
+        if (idx == NULL)
+            return PAPCOLL_ERR_NOMEM;
+        c->idx = idx;
+        c->icap = need;
+    }
+    papcoll__cv_rank_index(&c->s, c->start, c->idx);
+    memcpy(c->k, c->k2, (size_t)c->P * sizeof(int));
+    memcpy(c->phase, c->phase2, (size_t)c->P * sizeof(int));
+    c->hash = fnv(fnv(fnv(0xCBF29CE484222325ull, &c->N, sizeof(c->N)), &c->d, sizeof(c->d)), &c->root,
+                  sizeof(c->root));
+    c->hash = fnv(c->hash, c->s.x, (size_t)c->s.n * sizeof(*c->s.x));
+    c->valid = 1;
+    return PAPCOLL_OK;
+}
+
+int papcoll__plan_red_clairvoyant(papcoll__plan_t *plan, const papcoll__plan_in_t *in)
+{
+    const papcoll__model_t *m = &in->ctx->model;
+    cv_t *c = cv_get(plan, in->P);
+    int P = in->P, N, has, same;
+    double d;
+
+    if (c == NULL)
+        return PAPCOLL_ERR_NOMEM; /* the site's first plan only */
+    if (!in->ctx->has_model || in->bytes == 0) {
+        c->valid =
+            in->bytes == 0; /* nothing to move; without a model (cannot happen: the site measured it) */
+        plan->xhash = 0;
+        return c->valid ? PAPCOLL_OK : PAPCOLL_ERR_STATE;
+    }
+    N = in->ctx->cv_segments > 0
+            ? in->ctx->cv_segments
+            : papcoll__model_segments(m, P, in->bytes, in->bytes > INT_MAX ? INT_MAX : (int)in->bytes);
+    N = (long long)N * P > CV_MAX_PN ? CV_MAX_PN / P : N;
+    d = papcoll__model_round(m, (double)in->bytes / N);
+    d = d > 1e-9 ? d : 1e-9; /* a model of zeros (P = 1) */
+    has = sanitise(plan->pred, P, d, c->pat);
+    papcoll__cv_split_times(P, d, has ? c->pat : NULL, c->k2, c->f, NULL);
+    papcoll__cv_sort(P, c->f, c->phase2, c->tmp);
+    same = c->valid && c->N == N && c->d == d && c->root == in->root &&
+           memcmp(c->k, c->k2, (size_t)P * sizeof(int)) == 0 &&
+           memcmp(c->phase, c->phase2, (size_t)P * sizeof(int)) == 0;
+    c->N = N, c->d = d, c->root = in->root;
+    if (!same) {
+        int rc = generate(c, has ? c->pat : NULL);
+        if (rc != PAPCOLL_OK)
+            return rc;
+    }
+    plan->xhash = c->hash;
+    return PAPCOLL_OK;
+}
+
+/* First element of segment s of N over count elements. */
+static int seg_lo(int count, int N, int s)
+{
+    return (int)((long long)count * s / N);
+}
+
+/* A rank's execution state. */
+typedef struct {
+    const papcoll__args_t *a;
+    const cv_t *c;
+    char *work, *tmp;    /* the vector, one received segment */
+    unsigned char *held; /* [N] the rank holds the segment (it has not sent it away) */
+    MPI_Request *sreq;   /* [N] the send of each segment, while in flight */
+} exec_t;
+
+static char *seg_at(const exec_t *e, int s)
+{
+    return e->work + (size_t)seg_lo(e->a->sig.count, e->c->N, s) * e->a->sig.esize;
+}
+
+static int seg_n(const exec_t *e, int s)
+{
+    return seg_lo(e->a->sig.count, e->c->N, s + 1) - seg_lo(e->a->sig.count, e->c->N, s);
+}
+
+/*
+ * One round of this rank: its send (may be NULL) leaves in the background,
+ * its receive (may be NULL) is waited for and combined.  A sent segment is
+ * not touched again unless the rank, a sink, gets it back: that send is
+ * completed before the segment is received into place.  Not waiting for
+ * sends keeps a slow receiver from holding up its sender's next rounds
+ * (Marendic's executor waits for both every round).
+ */
+static int round_of(exec_t *e, const papcoll__cv_xfer_t *snd, const papcoll__cv_xfer_t *rcv)
+{
+    const papcoll__args_t *a = e->a;
+    int rc = PAPCOLL_OK, s;
+
+    if (snd) {
+        s = snd->segment;
+        rc = papcoll__isend_bytes(seg_at(e, s), (size_t)seg_n(e, s) * a->sig.esize, snd->receiver,
+                                  PAPCOLL__TAG_DATA, a->comm, &e->sreq[s]);
+        e->held[s] = 0;
+    }
+    if (rc != PAPCOLL_OK || rcv == NULL)
+        return rc;
+    s = rcv->segment;
+    if (!e->held[s]) { /* it comes back to this sink */
+        if ((rc = PAPCOLL__ERR(PMPI_Wait(&e->sreq[s], MPI_STATUS_IGNORE))) == PAPCOLL_OK)
+            rc = papcoll__recv_bytes(seg_at(e, s), (size_t)seg_n(e, s) * a->sig.esize, rcv->sender,
+                                     PAPCOLL__TAG_DATA, a->comm);
+        e->held[s] = 1;
+        return rc;
+    }
+    rc = papcoll__recv_bytes(e->tmp, (size_t)seg_n(e, s) * a->sig.esize, rcv->sender, PAPCOLL__TAG_DATA,
+                             a->comm);
+    return rc == PAPCOLL_OK ? papcoll__reduce_local(a, e->tmp, seg_at(e, s), seg_n(e, s)) : rc;
+}
+
+int papcoll_reduce_clairvoyant(const papcoll__args_t *a)
+{
+    const cv_t *c = a->plan->xdata;
+    const papcoll__cv_xfer_t *x, *snd, *rcv;
+    exec_t e = {.a = a, .c = c};
+    int me = a->rank, t, end, r, i, rc = PAPCOLL_OK;
+    size_t smax;
+
+    if (a->bytes == 0)
+        return PAPCOLL_OK;
+    if (a->plan->xowner != &owner || !c->valid)
+        return PAPCOLL_ERR_NOMEM; /* this rank could not build the schedule */
+    smax = (size_t)(a->sig.count / c->N + 1) * a->sig.esize;
+    e.work = me == a->root ? a->rbuf : malloc(a->bytes + 1);
+    e.tmp = malloc(smax + (size_t)c->N + 1);
+    e.sreq = malloc((size_t)c->N * sizeof(MPI_Request));
+    if (e.work == NULL || e.tmp == NULL || e.sreq == NULL) {
+        rc = PAPCOLL_ERR_NOMEM;
+        goto out;
+    }
+    e.held = (unsigned char *)e.tmp + smax;
+    memset(e.held, 1, (size_t)c->N);
+    for (i = 0; i < c->N; i++)
+        e.sreq[i] = MPI_REQUEST_NULL;
+    papcoll__copy(e.work, a->sbuf, a->bytes);
+    for (t = c->start[me], end = c->start[me + 1]; t < end && rc == PAPCOLL_OK;) {
+        r = c->s.x[c->idx[t]].round;
+        for (snd = rcv = NULL; t < end && (x = &c->s.x[c->idx[t]])->round == r; t++)
+            *(x->sender == me ? &snd : &rcv) = x;
+        rc = round_of(&e, snd, rcv);
+    }
+    if (rc == PAPCOLL_OK)
+        rc = papcoll__waitall(c->N, e.sreq, MPI_STATUSES_IGNORE);
+out:
+    if (e.work != a->rbuf)
+        free(e.work);
+    free(e.tmp);
+    free(e.sreq);
+    return rc;
+}

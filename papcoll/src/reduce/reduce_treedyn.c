@@ -1,0 +1,40 @@
+/*
+ * reduce "treedyn": Tree-dyn (Benoit, Canon, Marchal 2013, Sect. 3.2):
+ * arrival-driven pairing without any prediction.  As soon as two ranks are
+ * idle (arrived, or done combining), one sends its value to the other,
+ * which combines; the tree is whatever the arrivals make it.  Coordinator:
+ * one slot, kept by the background part in the root's monitor thread
+ * (engine_dyn.c); the root never sends, so the result ends there.
+ *
+ *   P = 4, root 0, READYs in this order:
+ *     2 (arrived)            slot = 2
+ *     0 (arrived)            the root: 2 -> 0, slot empty
+ *     3 (arrived)            slot = 3
+ *     0 (combined 2)         3 -> 0, slot empty
+ *     1 (arrived)            slot = 1
+ *     0 (combined 3)         1 -> 0: the last pairing, 0 holds the result
+ *   (had 1 arrived while 0 combined 2, 1 -> 3 would have run meanwhile)
+ *   with all arriving at once it pairs like a binomial tree, in READY order.
+ *
+ * Cost: balanced, ceil(log2 P) levels of (alpha + n beta + n gamma) plus the
+ * coordination per level (READY + ORDER + the coordinator's reaction,
+ * docs/reduce.md has it measured); imbalanced, a value waits for the next
+ * idle rank only, never for a fixed partner, so after the last arrival at
+ * most about log2 of the ranks still busy levels remain (Benoit Thm 1: a
+ * Delta-approximation).  Memory: two vectors per rank.
+ * Restrictions: COMMUTATIVE_ONLY (any two values combine, in arrival
+ * order; falls back to noncommut_treedyn); BACKGROUND (needs the monitor
+ * thread: its coordinator must run while the root computes).  Floating-point
+ * results depend on the arrival order (the bracketing is the pairing's).
+ */
+#include "reduce/engine.h"
+
+int papcoll__reduce_treedyn_bg(papcoll_site_t *site, int root)
+{
+    return papcoll__red_dyn_coordinator(site, root, PAPCOLL__DYN_ANY);
+}
+
+int papcoll_reduce_treedyn(const papcoll__args_t *a)
+{
+    return papcoll__red_dyn_participant(a);
+}

@@ -1,0 +1,241 @@
+/*
+ * Serial unit tests of the reduce family's pure parts (papcoll/src/reduce/
+ * engine.h); no MPI communication.
+ *
+ *   radix vectors  papcoll__radix_vector: the examples of reduce_radixk.c,
+ *                  then for every P in 1..3000 and K in {2,3,4,5,8,16,64}:
+ *                  product P, factors ascending, each >= 2 and <= K unless a
+ *                  prime, at least ceil(log_K P) of them; an explicit vector
+ *                  comes back as given.
+ *   pairing        papcoll__dyn_ready (treedyn's and noncommut_treedyn's
+ *                  coordinator) driven by an event simulation: ranks arrive
+ *                  at random times (ties, the root first or last, all at
+ *                  once), READY when idle, a receiver READY again after a
+ *                  random combine time.  Every pairing must join two idle
+ *                  ranks that still hold a value, the root must never send,
+ *                  a NEIGHBOUR pairing must join adjacent ranges on the
+ *                  right side, exactly P - 1 pairings must happen (no rank
+ *                  left waiting forever), the last one flagged final and
+ *                  received by the root, and the root's value must be the
+ *                  rank-order product of random 2x2 matrices (NEIGHBOUR) or
+ *                  the sum of every rank's contribution once (ANY).
+ * Exit status 1 when anything failed.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "reduce/engine.h"
+#include "unit.h"
+
+/* ------------------------------------------------------------ radix vectors */
+
+static int is_prime(int x)
+{
+    int d;
+
+    for (d = 2; (long long)d * d <= x; d++)
+        if (x % d == 0)
+            return 0;
+    return x >= 2;
+}
+
+/* Prime factors of x, with multiplicity. */
+static int prime_factors(int x)
+{
+    int d, n = 0;
+
+    for (d = 2; (long long)d * d <= x; d++)
+        while (x % d == 0)
+            x /= d, n++;
+    return n + (x > 1);
+}
+
+static void radix_example(int P, int K, int n, const int *want)
+{
+    int k[PAPCOLL__RADIX_MAX], r = papcoll__radix_vector(P, K, NULL, 0, k), i, same = r == n;
+
+    for (i = 0; same && i < n; i++)
+        same = k[i] == want[i];
+    check(same, "radix_vector(P=%d, K=%d): %d factors, first %d, expected %d factors", P, K, r,
+          r > 0 ? k[0] : 0, n);
+}
+
+static void test_radix(void)
+{
+    static const int Ks[] = {2, 3, 4, 5, 8, 16, 64};
+    int k[PAPCOLL__RADIX_MAX], vec[3] = {4, 2, 3}, P, i, j, r, bad, nf;
+    long long prod, pw;
+
+    radix_example(128, 8, 3, (const int[]){4, 4, 8});
+    radix_example(8, 8, 1, (const int[]){8});
+    radix_example(12, 8, 2, (const int[]){3, 4});
+    radix_example(13, 8, 1, (const int[]){13});
+    radix_example(27, 8, 3, (const int[]){3, 3, 3});
+    radix_example(1000, 8, 4, (const int[]){5, 5, 5, 8});
+    radix_example(16, 2, 4, (const int[]){2, 2, 2, 2});
+    radix_example(1, 8, 0, NULL);
+    r = papcoll__radix_vector(24, 8, vec, 3, k);
+    check(r == 3 && k[0] == 4 && k[1] == 2 && k[2] == 3, "an explicit vector does not come back as given");
+    for (i = 0; i < (int)(sizeof(Ks) / sizeof(Ks[0])); i++)
+        for (P = 1; P <= 3000; P++) {
+            r = papcoll__radix_vector(P, Ks[i], NULL, 0, k);
+            for (prod = 1, bad = 0, j = 0; j < r; j++) {
+                prod *= k[j];
+                bad |= k[j] < 2 || (k[j] > Ks[i] && !is_prime(k[j])) || (j > 0 && k[j] < k[j - 1]);
+            }
+            for (pw = 1, j = 0; pw < P; j++)
+                pw *= Ks[i];
+            nf = prime_factors(P);
+            check(
+                prod == P && !bad && r >= (j < nf ? j : nf) && r <= nf,
+                "radix_vector(P=%d, K=%d): %d factors (ceil(log_K P) = %d, %d prime factors), product %lld, "
+                "a factor out of order or range: %d",
+                P, Ks[i], r, j, nf, prod, bad);
+        }
+}
+
+/* ------------------------------------------------------------ pairing */
+
+#define MAXP 128
+
+typedef struct {
+    double t;
+    int rank;
+} event_t;
+
+/* 2x2 matrices mod 2^64: associative, not commutative. */
+static void mat_mul(const uint64_t *a, const uint64_t *b, uint64_t *c)
+{
+    uint64_t r[4] = {a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3], a[2] * b[0] + a[3] * b[2],
+                     a[2] * b[1] + a[3] * b[3]};
+
+    memcpy(c, r, sizeof(r));
+}
+
+/* A simulated run's state. */
+typedef struct {
+    int P, root, policy, pairs, done[MAXP], idle[MAXP], lo[MAXP], hi[MAXP], n;
+    uint64_t m[MAXP][4], sum[MAXP], count[MAXP], ref[4], ref_sum;
+    event_t ev[2 * MAXP];
+    char what[96];
+} sim_t;
+
+static void push(sim_t *s, double t, int rank)
+{
+    s->ev[s->n].t = t;
+    s->ev[s->n++].rank = rank;
+}
+
+/* The earliest pending READY (ties: the lowest index, i.e. the first queued). */
+static int pop(sim_t *s)
+{
+    int i, best = 0, r;
+
+    for (i = 1; i < s->n; i++)
+        if (s->ev[i].t < s->ev[best].t)
+            best = i;
+    r = s->ev[best].rank;
+    s->ev[best] = s->ev[--s->n];
+    return r;
+}
+
+/* Checks one pairing and applies it to the values. */
+static void apply(sim_t *s, const papcoll__dyn_pair_t *pr, double now)
+{
+    int a = pr->snd, b = pr->rcv;
+
+    if (!check(a != b && a >= 0 && b >= 0 && a < s->P && b < s->P && !s->done[a] && !s->done[b] &&
+                   s->idle[a] && s->idle[b] && a != s->root,
+               "%s: pairing %d -> %d (done %d %d, idle %d %d)", s->what, a, b,
+               a >= 0 && a < s->P ? s->done[a] : -1, b >= 0 && b < s->P ? s->done[b] : -1,
+               a >= 0 && a < s->P ? s->idle[a] : -1, b >= 0 && b < s->P ? s->idle[b] : -1))
+        return;
+    if (s->policy == PAPCOLL__DYN_NEIGHBOUR) {
+        check(pr->left ? s->hi[a] == s->lo[b] : s->hi[b] == s->lo[a],
+              "%s: %d [%d,%d) joins %d [%d,%d) on the %s: not adjacent", s->what, a, s->lo[a], s->hi[a], b,
+              s->lo[b], s->hi[b], pr->left ? "left" : "right");
+        if (pr->left)
+            mat_mul(s->m[a], s->m[b], s->m[b]), s->lo[b] = s->lo[a];
+        else
+            mat_mul(s->m[b], s->m[a], s->m[b]), s->hi[b] = s->hi[a];
+    }
+    s->sum[b] += s->sum[a];
+    s->count[b] += s->count[a];
+    s->done[a] = 1;
+    s->idle[a] = s->idle[b] = 0;
+    s->pairs++;
+    check(pr->final == (s->pairs == s->P - 1), "%s: pairing %d flagged final %d", s->what, s->pairs,
+          pr->final);
+    if (!pr->final)
+        push(s, now + rnd_unit(), b); /* combined: idle again */
+}
+
+static void simulate(papcoll__dyn_t *c, int P, int root, int policy, int shape)
+{
+    sim_t *s = calloc(1, sizeof(*s));
+    papcoll__dyn_pair_t pr;
+    int r, q, i;
+    double now;
+
+    s->P = P, s->root = root, s->policy = policy;
+    snprintf(s->what, sizeof(s->what), "%s P=%d root=%d arrivals %d", policy ? "neighbour" : "any", P, root,
+             shape);
+    s->ref[0] = s->ref[3] = 1;
+    for (r = 0; r < P; r++) {
+        for (i = 0; i < 4; i++)
+            s->m[r][i] = rnd();
+        mat_mul(s->ref, s->m[r], s->ref);
+        s->sum[r] = rnd();
+        s->ref_sum += s->sum[r];
+        s->count[r] = 1, s->lo[r] = r, s->hi[r] = r + 1;
+        /* 0 random, 1 with ties, 2 the root last, 3 the root first, 4 all at once */
+        now = shape == 1 ? (double)(rnd() % 3) : shape == 4 ? 0 : rnd_unit();
+        push(s, shape == 2 && r == root ? 2 : shape == 3 && r == root ? -1 : now, r);
+    }
+    papcoll__dyn_reset(c, (papcoll__dyn_policy_t)policy, root);
+    while (s->n > 0 && P > 1) {
+        now = s->ev[0].t;
+        for (i = 1; i < s->n; i++)
+            now = s->ev[i].t < now ? s->ev[i].t : now;
+        q = pop(s);
+        s->idle[q] = 1;
+        if (papcoll__dyn_ready(c, q, &pr))
+            apply(s, &pr, now);
+    }
+    check(s->pairs == P - (P > 0) && s->count[root] == (uint64_t)P && s->sum[root] == s->ref_sum,
+          "%s: %d pairings, the root holds %llu contributions (sum %s)", s->what, s->pairs,
+          (unsigned long long)s->count[root], s->sum[root] == s->ref_sum ? "right" : "wrong");
+    if (policy == PAPCOLL__DYN_NEIGHBOUR)
+        check(memcmp(s->m[root], s->ref, sizeof(s->ref)) == 0, "%s: the root's product is not in rank order",
+              s->what);
+    free(s);
+}
+
+static void test_pairing(void)
+{
+    static const int extra[] = {64, 100, MAXP};
+    papcoll__dyn_t *c = malloc(sizeof(*c) + 5 * MAXP * sizeof(int));
+    int n, P, ri, policy, shape, trial, roots[3];
+
+    for (n = 0; n < 40 + 3; n++) {
+        P = n < 40 ? n + 1 : extra[n - 40];
+        c->P = P;
+        c->hi = (int *)(c + 1), c->lo_of = c->hi + P, c->holder = c->lo_of + P, c->idle = c->holder + P;
+        c->range = c->idle + P;
+        roots[0] = 0, roots[1] = P / 2, roots[2] = P - 1;
+        for (policy = 0; policy < 2; policy++)
+            for (ri = 0; ri < 3; ri++)
+                for (shape = 0; shape < 5; shape++)
+                    for (trial = 0; trial < (shape == 4 ? 1 : 20); trial++)
+                        simulate(c, P, roots[ri], policy, shape);
+    }
+    free(c);
+}
+
+int main(void)
+{
+    unit_name = "test_reduce";
+    test_radix();
+    test_pairing();
+    return unit_summary();
+}

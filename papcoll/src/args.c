@@ -259,6 +259,17 @@ static int prepare_bcast(papcoll__args_t *a)
                                                   &pos, a->comm));
 }
 
+int papcoll__args_derived_builtin(const papcoll__args_t *a)
+{
+    int ni, na, nd, comb;
+
+    if ((a->op != PAPCOLL_OP_REDUCE && a->op != PAPCOLL_OP_ALLREDUCE) || !a->sig.builtin)
+        return 0;
+    if (PMPI_Type_get_envelope(a->u_stype, &ni, &na, &nd, &comb) != MPI_SUCCESS || comb == MPI_COMBINER_NAMED)
+        return 0;
+    return basic_of(a->u_stype, 0) != MPI_DATATYPE_NULL;
+}
+
 /* How packed elements are combined (see papcoll__reduce_local). */
 int papcoll__args_prepare_combine(papcoll__args_t *a)
 {

@@ -86,6 +86,10 @@ typedef struct papcoll__args {
 /* Makes this rank's buffers contiguous for an algorithm that moves bytes
  * (packing what is not); reductions also get their combine method.  Local. */
 int papcoll__args_prepare(papcoll__args_t *a, int contig_only);
+/* A reduction with a predefined MPI_Op on a derived datatype of one basic
+ * type: MPI defines predefined operations on predefined types only, so the
+ * "mpi" baseline runs such a call packed, on the basic type. */
+int papcoll__args_derived_builtin(const papcoll__args_t *a);
 /* Only the combine method of a reduction (what papcoll__args_prepare adds
  * for one), for a run on scratch buffers; papcoll__args_finish frees it. */
 int papcoll__args_prepare_combine(papcoll__args_t *a);

@@ -262,7 +262,8 @@ static void finish(papcoll_site_t *site, const papcoll__args_t *a, const decisio
 
 static int execute(papcoll_site_t *site, papcoll__args_t *a, const decision_t *d)
 {
-    int contig = (papcoll_algo_flags(site->op, d->algo) & PAPCOLL_F_CONTIG_ONLY) != 0;
+    unsigned flags = papcoll_algo_flags(site->op, d->algo);
+    int contig = (flags & PAPCOLL_F_CONTIG_ONLY) || ((flags & PAPCOLL_F_BASELINE) && papcoll__args_derived_builtin(a));
     int rc = papcoll__args_prepare(a, contig), rc2;
 
     a->plan = &site->plan;

@@ -3,6 +3,9 @@
  * arguments handed unchanged to the MPI library's collective on the site's
  * communicator.  It is the baseline every other algorithm is compared (and
  * tested) against, and the end of every fallback chain: it serves any call.
+ * One exception to "unchanged": a predefined MPI_Op on a derived datatype of
+ * one basic type, which MPI does not define and papcoll does (papcoll.h);
+ * call.c packs such a reduction (a->sbuf set) and it runs on the basic type.
  */
 #include "algo.h"
 
@@ -25,10 +28,16 @@ int papcoll_bcast_mpi(const papcoll__args_t *a)
 
 int papcoll_reduce_mpi(const papcoll__args_t *a)
 {
+    if (a->sbuf != NULL)
+        return PAPCOLL__ERR(PMPI_Reduce(a->sbuf, a->rbuf, a->sig.count * a->red.per, a->red.basic, a->sig.mop,
+                                        a->root, a->comm));
     return PAPCOLL__ERR(PMPI_Reduce(a->u_sbuf, a->u_rbuf, a->u_scount, a->u_stype, a->sig.mop, a->root, a->comm));
 }
 
 int papcoll_allreduce_mpi(const papcoll__args_t *a)
 {
+    if (a->sbuf != NULL)
+        return PAPCOLL__ERR(
+            PMPI_Allreduce(a->sbuf, a->rbuf, a->sig.count * a->red.per, a->red.basic, a->sig.mop, a->comm));
     return PAPCOLL__ERR(PMPI_Allreduce(a->u_sbuf, a->u_rbuf, a->u_scount, a->u_stype, a->sig.mop, a->comm));
 }

@@ -323,7 +323,7 @@ int pt_cmd_policy(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char 
     phasemap_t m = {0};
     entry_t *e = NULL;
     double *x = NULL;
-    int a, n = 0, rc = -1;
+    int a, npol, n = 0, rc = -1;
 
     if (o->pat == NULL) {
         snprintf(err, errlen, "policy needs --pat FILE, the phase-marked replay file of the run");
@@ -350,9 +350,13 @@ int pt_cmd_policy(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char 
     print_phases(out, e, n, &m);
     print_totals(out, e, n);
     fprintf(out, "\npolicies: exploration (calls under a decision whose reason says explor...) and decision time\n");
-    for (a = 0; a < n; a++)
-        if (e[a].policy)
+    for (npol = 0, a = 0; a < n; a++)
+        if (e[a].policy) {
             print_policy(out, f, &e[a], calibrate + warmup, x);
+            npol++;
+        }
+    if (npol == 0)
+        fprintf(out, "(no policy in the run: auto, tune or a NAME:ARG entry)\n");
     fputc('\n', out);
     print_summary(out, e, n, &m, papcoll_op_name(e[0].site->op));
     rc = 0;

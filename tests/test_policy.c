@@ -114,9 +114,9 @@ int main(void)
 
     check(report(trace, pat, out, sizeof out, err) == 0, "policy: %s", err);
     check(strstr(out, "8 measured calls per entry (after 0 calibration and 1 warm-up calls)") != NULL, "header\n%s", out);
-    check(strstr(out, "0     balanced        4     1.000     2.000     1.020  ls           1.020 ") != NULL,
+    check(strstr(out, "0     balanced        4     1.000     2.000     1.020  ls                   1.020 ") != NULL,
           "phase 0 row\n%s", out);
-    check(strstr(out, "1     single          4    10.000     4.000     4.100  sls          1.025 ") != NULL,
+    check(strstr(out, "1     single          4    10.000     4.000     4.100  sls                  1.025 ") != NULL,
           "phase 1 row\n%s", out);
     check(strstr(out, "tune / fixed: ls 0.465 sls 0.853  (goal < 1 against every one: met)") != NULL,
           "totals\n%s", out);

@@ -173,6 +173,14 @@ static int best_fixed(const entry_t *e, int n, int p)
     return best;
 }
 
+/* Column width of entry e: its name, at least 9. */
+static int width(const entry_t *e)
+{
+    int w = (int)strlen(e->name);
+
+    return w > 9 ? w : 9;
+}
+
 static void print_phases(FILE *out, const entry_t *e, int n, const phasemap_t *m)
 {
     int a, p, b;
@@ -180,23 +188,23 @@ static void print_phases(FILE *out, const entry_t *e, int n, const phasemap_t *m
     fprintf(out, "\nper phase: median run time (ms); ratio = policy / best fixed, goal <= %.2f\n%-5s %-10s %6s",
             PHASE_GOAL, "phase", "kind", "calls");
     for (a = 0; a < n; a++)
-        fprintf(out, " %9s", e[a].name);
-    fprintf(out, "  %-9s", "best");
+        fprintf(out, " %*s", width(&e[a]), e[a].name);
+    fprintf(out, "  %-17s", "best");
     for (a = 0; a < n; a++)
         if (e[a].policy)
-            fprintf(out, " %9s", e[a].name);
+            fprintf(out, " %*s", width(&e[a]), e[a].name);
     fputc('\n', out);
     for (p = 0; p < m->nphases; p++) {
         fprintf(out, "%-5d %-10s %6ld", p, m->label[p], e[0].calls[p]);
         for (a = 0; a < n; a++)
-            fprintf(out, " %9.3f", 1e3 * e[a].median[p]);
+            fprintf(out, " %*.3f", width(&e[a]), 1e3 * e[a].median[p]);
         b = best_fixed(e, n, p);
-        fprintf(out, "  %-9s", b < 0 ? "-" : e[b].name);
+        fprintf(out, "  %-17s", b < 0 ? "-" : e[b].name);
         for (a = 0; a < n; a++)
             if (e[a].policy) {
                 double r = b < 0 ? NAN : e[a].median[p] / e[b].median[p];
 
-                fprintf(out, " %8.3f%s", r, r <= PHASE_GOAL ? " " : "!");
+                fprintf(out, " %*.3f%s", width(&e[a]) - 1, r, r <= PHASE_GOAL ? " " : "!");
             }
         fputc('\n', out);
     }
@@ -209,7 +217,7 @@ static void print_totals(FILE *out, const entry_t *e, int n)
 
     fprintf(out, "\nwhole run: total run time (s) of the measured calls\n");
     for (a = 0; a < n; a++)
-        fprintf(out, "  %-12s %10.4f%s\n", e[a].name, e[a].total, e[a].policy ? "  (policy)" : "");
+        fprintf(out, "  %-17s %10.4f%s\n", e[a].name, e[a].total, e[a].policy ? "  (policy)" : "");
     for (a = 0; a < n; a++) {
         if (!e[a].policy)
             continue;

@@ -12,7 +12,7 @@
  *   @FILE        the rows of a replay file (e.g. written by paptrace pat from
  *                a real run), cycled from its first row
  * Before the rows of each phase a comment line records the boundary:
- *   # phase I KIND first=ROW count=N
+ *   # phase I KIND first=ROW count=N ...   (KIND of an @FILE phase: @ and the file's base name)
  * ROW counts data rows from 0; paptrace policy reads these lines to
  * attribute each call to its phase.  The output is a pure function of the
  * options (and the @FILEs): the same seed gives the same file.
@@ -98,7 +98,12 @@ static void phase_row(const phase_t *ph, const pt_opts_t *o, long j, long row, d
 /* The boundary comment of phase p, which starts at data row first. */
 static void phase_header(FILE *out, const phase_t *ph, int p, long first, const pt_opts_t *o)
 {
-    fprintf(out, "# phase %d %s first=%ld count=%ld", p, kind_names[ph->kind], first, ph->count);
+    const char *base = ph->path ? strrchr(ph->path, '/') : NULL;
+
+    if (ph->kind == PH_FILE) /* the file's name is the kind: what the analysis shows */
+        fprintf(out, "# phase %d @%s first=%ld count=%ld", p, base ? base + 1 : ph->path, first, ph->count);
+    else
+        fprintf(out, "# phase %d %s first=%ld count=%ld", p, kind_names[ph->kind], first, ph->count);
     if (ph->kind == PH_UNIFORM)
         fprintf(out, " maxdelay=%gms seed=%" PRIu64, o->maxdelay_ms, o->seed);
     else if (ph->kind == PH_SINGLE)

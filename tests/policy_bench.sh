@@ -24,13 +24,14 @@ synth() { "$PT" synth "$@" >"$TMP/log" 2>&1; rc=$?; }
 for bad in "--phases foo:3|unknown kind 'foo'" "--phases uniform|expected KIND:N" "--phases uniform:0|expected KIND:N" \
     "--late-rank 4|--late-rank: expected a rank in 0..3" "--drift-every 0|--drift-every: expected" \
     "--maxdelay -1|--maxdelay: expected a non-negative number"; do
-    synth --ranks 4 ${bad%%|*}
+    read -r -a args <<<"${bad%%|*}"
+    synth --ranks 4 "${args[@]}"
     error_lines "synth ${bad%%|*}" "${bad#*|}"
 done
 synth --phases balanced:2
 error_lines "synth without --ranks" "--ranks: expected a number of ranks"
-"$PT" synth --ranks 4 --phases "@$TMP/none.pat:2" >"$TMP/log" 2>&1
-[[ $? -eq 1 ]] && grep -q "cannot read replay file" "$TMP/log" || fail "synth with a missing @FILE: not exit 1"
+synth --ranks 4 --phases "@$TMP/none.pat:2"
+if [[ $rc -ne 1 ]] || ! grep -q "cannot read replay file" "$TMP/log"; then fail "synth with a missing @FILE: exit $rc"; fi
 
 # --- phase boundaries and rows: 4 ranks, late rank 1, drift every 2 rows, 10 ms ---
 printf '# a file\n0.001 0.002 0.003 0.004\n0.005 0.006 0.007 0.008\n' >"$TMP/two.pat"
@@ -80,7 +81,10 @@ else
     grep -q 'policy-bench: .*\[1/1\] gather: done' "$TMP/log" || fail "no progress line"
     "$PT" synth --ranks 3 --phases balanced:2,uniform:2,single:2,drift:3 --seed 2 >"$TMP/other.pat"
     "$PT" policy "$TMP/pb/gather/trace.h5" --pat "$TMP/other.pat" >"$TMP/log" 2>&1
-    [[ $? -eq 1 ]] && grep -q "is not the file the run replayed" "$TMP/log" || fail "a file not replayed must be refused"
+    rc=$?
+    if [[ $rc -ne 1 ]] || ! grep -q "is not the file the run replayed" "$TMP/log"; then
+        fail "a file not replayed must be refused: exit $rc"
+    fi
 fi
 [[ $fails -eq 0 ]] || exit 1
 echo "policy_bench.sh: all checks passed"

@@ -20,8 +20,8 @@
 #include <unistd.h>
 
 #include "../apps/paptrace/paptrace_cli.h"
-#include "patfile.h"
 #include "paptrace.h"
+#include "patfile.h"
 #include "unit.h"
 
 #define P 2
@@ -63,8 +63,8 @@ static int write_trace(const char *path, const char *config)
         for (e = 0; e < 3; e++) {
             for (i = 0; i < P; i++)
                 ranks[i] = (papcoll_rank_record_t){k, k, k, k, k + (i ? runtime(e, k) : 0), NAN};
-            rec = (papcoll_record_t){e, names[e], PAPCOLL_OP_GATHER, k, 0, reason(e, k), 0, 8, 2, "MPI_FLOAT",
-                                     2e-6, P, ranks};
+            rec = (papcoll_record_t){e, names[e], PAPCOLL_OP_GATHER, k,    0, reason(e, k), 0,
+                                     8, 2,        "MPI_FLOAT",       2e-6, P, ranks};
             if (sink.record(sink.arg, &rec) != 0)
                 return -1;
         }
@@ -101,33 +101,39 @@ int main(void)
     snprintf(pat, sizeof pat, "%s/p.pat", dir);
     snprintf(other, sizeof other, "%s/o.pat", dir);
     w = fopen(pat, "w");
-    fputs("# phase 0 balanced first=0 count=2\n0 0\n0 0\n# phase 1 single first=2 count=2\n0 0.01\n0 0.01\n", w);
+    fputs("# phase 0 balanced first=0 count=2\n0 0\n0 0\n# phase 1 single first=2 count=2\n0 0.01\n0 0.01\n",
+          w);
     fclose(w);
     w = fopen(other, "w");
     fputs("0 0\n0 0\n0 0.02\n0 0.02\n", w);
     fclose(w);
     check(patfile_read(pat, "replay file", P, &pf, err, sizeof err) == 0, "patfile_read: %s", err);
-    snprintf(config, sizeof config, "[papbench]\ncalibrate = 0\nwarmup = 1\n# replay file: %ld lines, digest %016llx\n",
-             pf.nrows, (unsigned long long)pf.hash);
+    snprintf(config, sizeof config,
+             "[papbench]\ncalibrate = 0\nwarmup = 1\n# replay file: %ld lines, digest %016llx\n", pf.nrows,
+             (unsigned long long)pf.hash);
     patfile_free(&pf);
     check(write_trace(trace, config) == 0, "writing the trace");
 
     check(report(trace, pat, out, sizeof out, err) == 0, "policy: %s", err);
-    check(strstr(out, "8 measured calls per entry (after 0 calibration and 1 warm-up calls)") != NULL, "header\n%s", out);
-    check(strstr(out, "0     balanced        4     1.000     2.000     1.020  ls                   1.020 ") != NULL,
+    check(strstr(out, "8 measured calls per entry (after 0 calibration and 1 warm-up calls)") != NULL,
+          "header\n%s", out);
+    check(strstr(out, "0     balanced        4     1.000     2.000     1.020  ls                   1.020 ") !=
+              NULL,
           "phase 0 row\n%s", out);
-    check(strstr(out, "1     single          4    10.000     4.000     4.100  sls                  1.025 ") != NULL,
+    check(strstr(out, "1     single          4    10.000     4.000     4.100  sls                  1.025 ") !=
+              NULL,
           "phase 1 row\n%s", out);
     check(strstr(out, "tune / fixed: ls 0.465 sls 0.853  (goal < 1 against every one: met)") != NULL,
           "totals\n%s", out);
-    check(strstr(out, "tune: 8 measured calls, 1 switches, 1 calls exploring, decision time (plan_time) median 2.0 us") !=
-              NULL,
+    check(strstr(out, "tune: 8 measured calls, 1 switches, 1 calls exploring, decision time (plan_time) "
+                      "median 2.0 us") != NULL,
           "exploration\n%s", out);
     check(strstr(out, "policy: op=gather policy=tune phases_within_goal=2/2 worst_phase_ratio=1.0250 "
                       "best_fixed_total=sls total_ratio=0.8533") != NULL,
           "summary line\n%s", out);
 
-    check(report(trace, other, out, sizeof out, err) == -1 && strstr(err, "is not the file the run replayed") != NULL,
+    check(report(trace, other, out, sizeof out, err) == -1 &&
+              strstr(err, "is not the file the run replayed") != NULL,
           "a file the run did not replay must be refused: %s", err);
     unlink(trace);
     unlink(pat);

@@ -21,16 +21,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "patfile.h"
 #include "paptrace_cli.h"
+#include "patfile.h"
 
 #define PHASE_GOAL 1.05 /* a policy within 5% of the best fixed algorithm of each phase */
 #define PHASE_LABEL 48
 
 typedef struct {
-    long nrows;        /* data rows of the file */
+    long nrows; /* data rows of the file */
     int nphases;
-    int *phase_of;     /* nrows: the phase of each row */
+    int *phase_of;              /* nrows: the phase of each row */
     char (*label)[PHASE_LABEL]; /* nphases: "KIND" of the "# phase" line */
 } phasemap_t;
 
@@ -38,9 +38,9 @@ typedef struct {
     const paptrace_site_t *site;
     const char *name; /* the site's name without "papbench-" */
     int policy;
-    double *median;   /* nphases: median run time (s), NaN without calls */
-    long *calls;      /* nphases */
-    double total;     /* s, every measured call */
+    double *median; /* nphases: median run time (s), NaN without calls */
+    long *calls;    /* nphases */
+    double total;   /* s, every measured call */
 } entry_t;
 
 static void phasemap_free(phasemap_t *m)
@@ -110,7 +110,8 @@ static long config_long(const paptrace_file_t *f, const char *key, long dflt)
 }
 
 /* The file must be the one the run replayed: same rows, same digest as the configuration names. */
-static int check_replayed(const paptrace_file_t *f, const patfile_t *pf, const char *path, char *err, size_t errlen)
+static int check_replayed(const paptrace_file_t *f, const patfile_t *pf, const char *path, char *err,
+                          size_t errlen)
 {
     const char *d = strstr(f->config, "# replay file:");
     long lines;
@@ -123,8 +124,10 @@ static int check_replayed(const paptrace_file_t *f, const patfile_t *pf, const c
     if (sscanf(d, "# replay file: %ld lines, digest %" SCNx64, &lines, &digest) != 2)
         return 0;
     if (lines != pf->nrows || digest != pf->hash) {
-        snprintf(err, errlen, "'%s' (%ld rows, digest %016" PRIx64 ") is not the file the run replayed (%ld rows, "
-                 "digest %016" PRIx64 ")", path, pf->nrows, pf->hash, lines, digest);
+        snprintf(err, errlen,
+                 "'%s' (%ld rows, digest %016" PRIx64 ") is not the file the run replayed (%ld rows, "
+                 "digest %016" PRIx64 ")",
+                 path, pf->nrows, pf->hash, lines, digest);
         return -1;
     }
     return 0;
@@ -185,7 +188,8 @@ static void print_phases(FILE *out, const entry_t *e, int n, const phasemap_t *m
 {
     int a, p, b;
 
-    fprintf(out, "\nper phase: median run time (ms); ratio = policy / best fixed, goal <= %.2f\n%-5s %-10s %6s",
+    fprintf(out,
+            "\nper phase: median run time (ms); ratio = policy / best fixed, goal <= %.2f\n%-5s %-10s %6s",
             PHASE_GOAL, "phase", "kind", "calls");
     for (a = 0; a < n; a++)
         fprintf(out, " %*s", width(&e[a]), e[a].name);
@@ -249,8 +253,8 @@ static void print_policy(FILE *out, const paptrace_file_t *f, const entry_t *e, 
         if (!isnan(s->iters[k].plan_time))
             x[n++] = s->iters[k].plan_time;
     }
-    fprintf(out, "%s: %ld measured calls, %ld switches, %ld calls exploring", e->name, s->niters - first, switches,
-            explore);
+    fprintf(out, "%s: %ld measured calls, %ld switches, %ld calls exploring", e->name, s->niters - first,
+            switches, explore);
     if (!f->has_decisions)
         fprintf(out, " (decisions not recorded: schema %d trace)", f->schema_version);
     qsort(x, (size_t)n, sizeof *x, cmp_double);
@@ -278,16 +282,17 @@ static void print_summary(FILE *out, const entry_t *e, int n, const phasemap_t *
             ok += r <= PHASE_GOAL;
             worst = r > worst ? r : worst;
         }
-        fprintf(out, "policy: op=%s policy=%s phases_within_goal=%d/%d worst_phase_ratio=%.4f best_fixed_total=%s "
-                     "total_ratio=%.4f\n",
+        fprintf(out,
+                "policy: op=%s policy=%s phases_within_goal=%d/%d worst_phase_ratio=%.4f best_fixed_total=%s "
+                "total_ratio=%.4f\n",
                 op, e[a].name, ok, m->nphases, worst, bt < 0 ? "-" : e[bt].name,
                 bt < 0 ? NAN : e[a].total / e[bt].total);
     }
 }
 
 /* The papbench-<name> sites as entries, with their statistics. */
-static int build_entries(const paptrace_file_t *f, const phasemap_t *m, long first, long calibrate, entry_t **out,
-                         int *n, double *x)
+static int build_entries(const paptrace_file_t *f, const phasemap_t *m, long first, long calibrate,
+                         entry_t **out, int *n, double *x)
 {
     entry_t *e = calloc((size_t)f->nsites + 1, sizeof *e);
     int i, k = 0;
@@ -299,8 +304,12 @@ static int build_entries(const paptrace_file_t *f, const phasemap_t *m, long fir
 
         if (strncmp(s->name, "papbench-", 9) != 0)
             continue;
-        e[k] = (entry_t){s, s->name + 9, is_policy(s->name + 9), calloc((size_t)m->nphases, sizeof(double)),
-                         calloc((size_t)m->nphases, sizeof(long)), 0};
+        e[k] = (entry_t){s,
+                         s->name + 9,
+                         is_policy(s->name + 9),
+                         calloc((size_t)m->nphases, sizeof(double)),
+                         calloc((size_t)m->nphases, sizeof(long)),
+                         0};
         if (e[k].median == NULL || e[k].calls == NULL) {
             *out = e;
             *n = k + 1;
@@ -339,11 +348,13 @@ int pt_cmd_policy(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char 
     }
     if (patfile_read(o->pat, "replay file", f->nranks, &pf, err, errlen) != 0)
         return -1;
-    if (check_replayed(f, &pf, o->pat, err, errlen) != 0 || phasemap_read(o->pat, pf.nrows, &m, err, errlen) != 0)
+    if (check_replayed(f, &pf, o->pat, err, errlen) != 0 ||
+        phasemap_read(o->pat, pf.nrows, &m, err, errlen) != 0)
         goto fail;
     for (a = 0; a < f->nsites; a++)
         maxcalls = f->sites[a].niters > maxcalls ? f->sites[a].niters : maxcalls;
-    if ((x = malloc((size_t)maxcalls * sizeof *x)) == NULL || build_entries(f, &m, calibrate + warmup, calibrate, &e, &n, x)) {
+    if ((x = malloc((size_t)maxcalls * sizeof *x)) == NULL ||
+        build_entries(f, &m, calibrate + warmup, calibrate, &e, &n, x)) {
         snprintf(err, errlen, "out of memory");
         goto fail;
     }
@@ -351,13 +362,17 @@ int pt_cmd_policy(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char 
         snprintf(err, errlen, n == 0 ? "no papbench-<algo> site: not a papbench trace" : "no measured call");
         goto fail;
     }
-    fprintf(out, "paptrace policy: %s, op %s, %d ranks, %ld measured calls per entry (after %ld calibration and %ld "
-                 "warm-up calls); replay file %s: %ld rows, %d phases\n",
-            f->program, papcoll_op_name(e[0].site->op), f->nranks, e[0].site->niters - calibrate - warmup, calibrate,
-            warmup, o->pat, pf.nrows, m.nphases);
+    fprintf(
+        out,
+        "paptrace policy: %s, op %s, %d ranks, %ld measured calls per entry (after %ld calibration and %ld "
+        "warm-up calls); replay file %s: %ld rows, %d phases\n",
+        f->program, papcoll_op_name(e[0].site->op), f->nranks, e[0].site->niters - calibrate - warmup,
+        calibrate, warmup, o->pat, pf.nrows, m.nphases);
     print_phases(out, e, n, &m);
     print_totals(out, e, n);
-    fprintf(out, "\npolicies: exploration (calls under a decision whose reason says explor...) and decision time\n");
+    fprintf(
+        out,
+        "\npolicies: exploration (calls under a decision whose reason says explor...) and decision time\n");
     for (npol = 0, a = 0; a < n; a++)
         if (e[a].policy) {
             print_policy(out, f, &e[a], calibrate + warmup, x);

@@ -22,8 +22,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "patfile.h"
 #include "paptrace_cli.h"
+#include "patfile.h"
 #include "rng.h"
 
 typedef enum { PH_BALANCED, PH_UNIFORM, PH_SINGLE, PH_DRIFT, PH_FILE } phase_kind_t;
@@ -125,9 +125,11 @@ static int write_phases(FILE *out, const phase_t *ph, int n, const pt_opts_t *o,
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    fprintf(out, "# paptrace synth: %d ranks, phases %s, maxdelay %g ms, late rank %d, drift every %ld, seed %" PRIu64
-                 "; delays in seconds\n",
-            o->ranks, o->phases, o->maxdelay_ms, o->late_rank, o->drift_every, o->seed);
+    fprintf(
+        out,
+        "# paptrace synth: %d ranks, phases %s, maxdelay %g ms, late rank %d, drift every %ld, seed %" PRIu64
+        "; delays in seconds\n",
+        o->ranks, o->phases, o->maxdelay_ms, o->late_rank, o->drift_every, o->seed);
     for (p = 0; p < n; p++) {
         phase_header(out, &ph[p], p, row, o);
         for (j = 0; j < ph[p].count; j++, row++) {

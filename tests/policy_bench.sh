@@ -79,6 +79,9 @@ else
         "0balanced2 1uniform2 2single2 3drift3" ]] || fail "phases and their calls: $(cat "$p")"
     grep -q '^validation: PASSED' "$TMP/pb/gather/run.log" || fail "papbench's validation"
     grep -q 'policy-bench: .*\[1/1\] gather: done' "$TMP/log" || fail "no progress line"
+    "$PT" policy "$TMP/pb/gather/trace.h5" >"$TMP/log" 2>&1
+    rc=$?
+    error_lines "policy without --pat" "policy needs --pat FILE"
     "$PT" synth --ranks 3 --phases balanced:2,uniform:2,single:2,drift:3 --seed 2 >"$TMP/other.pat"
     "$PT" policy "$TMP/pb/gather/trace.h5" --pat "$TMP/other.pat" >"$TMP/log" 2>&1
     rc=$?

@@ -183,6 +183,10 @@ static int parse_options(int argc, char **argv, const command_t *cmd, pt_opts_t 
     }
     opts->skip = skip;
     opts->pat = o[O_PAT].value;
+    if (cmd->run == pt_cmd_policy && opts->pat == NULL) {
+        fprintf(stderr, "paptrace: policy needs --pat FILE, the phase-marked replay file the run replayed\n");
+        return -1;
+    }
     if (cmd->run == NULL && synth_options(o, opts) != 0)
         return -1;
     if (opt_number(&o[O_ALPHA], &opts->alpha) || opt_number(&o[O_BETA], &opts->beta) ||

@@ -17,6 +17,7 @@
 #include "app.h"
 #include "config.h"
 #include "lowerbound.h"
+#include "limits.h"
 #include "papcoll.h"
 
 /* Measurements of one algorithm (rank 0), indexed by measured iteration. */
@@ -53,6 +54,7 @@ typedef struct {
     double t_balanced;  /* the baseline's median run time of the calibration rounds (s), 0: none */
     double delay_scale; /* the pattern's delays are multiplied by it (--maxdelay Fx) */
     double t_start;     /* start of the loop on rank 0's time base */
+    bench_limits_t limits; /* alpha per rank, CPU per rank over the loop (limits.h; results on rank 0) */
 } bench_t;
 
 /* The phases of the run, in order: calibration (balanced) rounds, warm-ups, measured iterations. */

@@ -39,17 +39,17 @@ typedef struct {
     fft_kernel_t kernel;
     fft_work_t work;         /* --work: the multitaper passes on this rank's block */
     fft_work_sum_t work_sum; /* their running totals */
-    dif_order_t order;   /* rank 0: gathered blocks -> natural order */
-    fft_ref_t ref;       /* rank 0: FFTW's full-size transform */
-    fft_cpx_t *data;     /* rank 0: the signal (N); others: their block */
-    fft_cpx_t *gathered; /* rank 0: the gather's receive buffer (N), bound to the site */
-    fft_cpx_t *result;   /* rank 0: the transform in natural order (N) */
-    double *rec;         /* REC_FIELDS per iteration */
-    double *prep, *post; /* rank 0, per iteration: signal + DIF stages; reorder (s) */
-    long done;           /* iterations completed (equal on all ranks) */
-    double total_time;   /* rank 0: the loop, validation excluded (s) */
-    double verify_time;  /* rank 0: time spent validating (s) */
-    long checks;         /* rank 0: validations run */
+    dif_order_t order;       /* rank 0: gathered blocks -> natural order */
+    fft_ref_t ref;           /* rank 0: FFTW's full-size transform */
+    fft_cpx_t *data;         /* rank 0: the signal (N); others: their block */
+    fft_cpx_t *gathered;     /* rank 0: the gather's receive buffer (N), bound to the site */
+    fft_cpx_t *result;       /* rank 0: the transform in natural order (N) */
+    double *rec;             /* REC_FIELDS per iteration */
+    double *prep, *post;     /* rank 0, per iteration: signal + DIF stages; reorder (s) */
+    long done;               /* iterations completed (equal on all ranks) */
+    double total_time;       /* rank 0: the loop, validation excluded (s) */
+    double verify_time;      /* rank 0: time spent validating (s) */
+    long checks;             /* rank 0: validations run */
     double max_rel_err, max_parseval_err;
     int failed; /* rank 0: a validation failed */
     long failed_iter;

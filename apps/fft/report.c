@@ -174,9 +174,10 @@ static void print_results(const fft_t *f, const summary_t *s)
     printf("  compute time     %.3f s mean over ranks (%.1f%% of total)\n", s->compute_time,
            100.0 * s->compute_time / f->total_time);
     if (f->cfg->work > 0)
-        printf("  work checksum    %.9g (total power of %ld multitaper passes; max Parseval error %.3g, bound "
-               "%.3g)\n",
-               s->work_power, s->work_passes, s->work_err, fft_parseval_tolerance(f->cfg->log2b));
+        printf(
+            "  work checksum    %.9g (total power of %ld multitaper passes; max Parseval error %.3g, bound "
+            "%.3g)\n",
+            s->work_power, s->work_passes, s->work_err, fft_parseval_tolerance(f->cfg->log2b));
     print_stats("gather run time", &s->rt);
     print_stats("gather elapsed", &s->el);
     print_ranks(f, s);
@@ -272,8 +273,8 @@ static void print_validation(const fft_t *f, const summary_t *s)
     const fft_config_t *c = f->cfg;
 
     if (!f->failed && s->work_failed)
-        printf("validation: FAILED (--work: a multitaper pass's Parseval error %.3g exceeds %.3g)\n", s->work_err,
-               fft_parseval_tolerance(c->log2b));
+        printf("validation: FAILED (--work: a multitaper pass's Parseval error %.3g exceeds %.3g)\n",
+               s->work_err, fft_parseval_tolerance(c->log2b));
     else if (f->failed)
         printf("validation: FAILED at iteration %ld/%ld (max rel L2 error %.3g, bound %.3g; Parseval %.3g, "
                "bound "

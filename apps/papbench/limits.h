@@ -27,10 +27,10 @@ typedef struct {
     int alpha_max_rank;
     double cpu_min, cpu_mean, cpu_max; /* user + sys per rank over the loop (s) */
     int cpu_max_rank;
-    double cpu_total;  /* sum over ranks (s) */
-    double wall;       /* the loop on the root (s) */
-    double nivcsw_max; /* most involuntary context switches of one rank during the loop */
-    int cores;         /* online cores of the root's machine */
+    double cpu_total;         /* sum over ranks (s) */
+    double wall;              /* the loop on the root (s) */
+    double nivcsw_max;        /* most involuntary context switches of one rank during the loop */
+    int cores;                /* online cores of the root's machine */
     double t0, cpu0, nivcsw0; /* every rank: state at the loop's start */
 } bench_limits_t;
 

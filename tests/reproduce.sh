@@ -63,6 +63,16 @@ done
 [[ $(grep -cE '^\| 64K( \| [0-9]+\.[0-9]{2} \([+-][0-9]+\.[0-9]\)){2} \|$' "$md") == 6 ]] ||
     fail "results.md: expected 6 matrix rows for 64K with quotient (difference) cells"
 check_csv "$TMP/ok/results.csv" 16 || fail "results.csv of the smoke run"
+# papbench's efficiency and the rig's limits (alpha per rank, CPU per rank) under every point.
+[[ $(grep -cE '^Efficiency \(median .*: ls [0-9.]+, sls [0-9.]+, bsls [0-9.]+, mpi [0-9.]+\.$' "$md") == 4 ]] ||
+    fail "results.md: expected an efficiency line under each of the 4 points"
+[[ $(grep -cE '^Limits of the rig .*α root ↔ rank min / median / max [0-9.]+ / [0-9.]+ / [0-9.]+ µs; CPU per rank .*mean [0-9.]+ s' "$md") == 4 ]] ||
+    fail "results.md: expected a limits line under each of the 4 points"
+python3 - "$TMP/ok/results.csv" <<'EOF2' || fail "results.csv: no efficiency or limits columns"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert all(0 < float(r["efficiency_median"]) <= 1.5 and float(r["cpu_rank_max_s"]) > 0 for r in rows)
+EOF2
 
 # 2. One point fails (a size papbench refuses), the other runs.
 "$REPRO" smoke --rig local --bin "$BIN" --out "$TMP/bad" --set "sweep.size=bogus 16K" \
@@ -101,8 +111,8 @@ for op in gather scatter; do
     grep -q 'would run: .*emucluster --prefix pap up 48 ' "$TMP/dry5.log" ||
         fail "scaling-$op: the cluster is not sized for 48 nodes"
 done
-"$REPRO" scaling-gather --dry-run --rig slurm --out "$TMP/dry" 2>&1 | grep -q 'slurm/launch --nodes 32 --ppn 1 ' ||
-    fail "scaling-gather: SLURM launch not per node count"
+"$REPRO" scaling-gather --dry-run --rig slurm --out "$TMP/dry" >"$TMP/dry6.log" 2>&1 || fail "SLURM dry run of scaling-gather failed"
+grep -q 'slurm/launch --nodes 32 --ppn 1 ' "$TMP/dry6.log" || fail "scaling-gather: SLURM launch not per node count"
 out=$("$REPRO" scaling-gather --set "sweep.nodes=4 x" --dry-run 2>&1) && fail "nodes = x accepted"
 [[ $out == *"[sweep] nodes must be integers >= 1"* ]] || fail "bad swept nodes: unexpected error '$out'"
 [[ ! -e $TMP/dry ]] || fail "a dry run wrote $TMP/dry"

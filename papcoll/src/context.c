@@ -437,6 +437,11 @@ int papcoll_init(MPI_Comm comm, const papcoll_options_t *opts, papcoll_ctx_t **o
     if ((rc = dup_comm(comm, &ctx->data_comm)) != PAPCOLL_OK ||
         (rc = dup_comm(comm, &ctx->mon_comm)) != PAPCOLL_OK)
         goto fail;
+    /* A site measures the model when its algorithm plans with it (site.c);
+     * reduce_bcast's reduce part may, whatever the site's algorithm. */
+    if ((papcoll_algo_flags(PAPCOLL_OP_REDUCE, ctx->ar_reduce) & PAPCOLL_F_MODEL) &&
+        (rc = papcoll__model_ensure(ctx, ctx->data_comm)) != PAPCOLL_OK)
+        goto fail;
     if ((rc = papcoll__clock_init(ctx)) != PAPCOLL_OK)
         goto fail;
     if (ctx->rank == 0 && (ctx->clock_buf = malloc((size_t)ctx->size * 6 * sizeof(double))) == NULL) {

@@ -36,20 +36,21 @@ static void test_last_root(void)
 
 static void test_reduce_algo(void)
 {
-    papcoll__sig_t sig[3] = {{-1, 8, 2, 4, MPI_SUM, 1, 1}, {-1, 8, 2, 4, MPI_OP_NULL, 1, 0},
-                             {-1, 8, 2, 4, MPI_OP_NULL, 0, 0}};
+    papcoll__sig_t sig[3] = {
+        {-1, 8, 2, 4, MPI_SUM, 1, 1}, {-1, 8, 2, 4, MPI_OP_NULL, 1, 0}, {-1, 8, 2, 4, MPI_OP_NULL, 0, 0}};
     int n = papcoll_algo_count(PAPCOLL_OP_REDUCE), P, i, s, r;
 
     for (P = 1; P <= 13; P++)
         for (i = 0; i < n; i++)
             for (s = 0; s < 3; s++) {
                 r = papcoll__ar_reduce_algo(i, &sig[s], P);
-                check(r >= 0 && r < n && papcoll__algo_check(PAPCOLL_OP_REDUCE, r, &sig[s], P, 0) == PAPCOLL__WHY_OK,
-                      "reduce_algo(%s, sig %d, P %d) = %d cannot serve", papcoll_algo_name(PAPCOLL_OP_REDUCE, i), s,
-                      P, r);
+                check(r >= 0 && r < n &&
+                          papcoll__algo_check(PAPCOLL_OP_REDUCE, r, &sig[s], P, 0) == PAPCOLL__WHY_OK,
+                      "reduce_algo(%s, sig %d, P %d) = %d cannot serve",
+                      papcoll_algo_name(PAPCOLL_OP_REDUCE, i), s, P, r);
                 check(s < 2 || (papcoll_algo_flags(PAPCOLL_OP_REDUCE, r) & PAPCOLL_F_ORDERED),
-                      "reduce_algo(%s, P %d): %s does not keep rank order", papcoll_algo_name(PAPCOLL_OP_REDUCE, i),
-                      P, papcoll_algo_name(PAPCOLL_OP_REDUCE, r));
+                      "reduce_algo(%s, P %d): %s does not keep rank order",
+                      papcoll_algo_name(PAPCOLL_OP_REDUCE, i), P, papcoll_algo_name(PAPCOLL_OP_REDUCE, r));
                 if (papcoll__algo_check(PAPCOLL_OP_REDUCE, i, &sig[s], P, 0) == PAPCOLL__WHY_OK)
                     check(r == i, "reduce_algo(%s, sig %d) replaced a serving algorithm",
                           papcoll_algo_name(PAPCOLL_OP_REDUCE, i), s);
@@ -85,8 +86,10 @@ static int check_cv(const papcoll__plan_t *plan, const double *pred, int P)
     check(c->root == last, "P %d: root %d, predicted last %d", P, c->root, last);
     check(c->part[PAPCOLL__AR_REDUCE].algo == papcoll_algo_find(PAPCOLL_OP_REDUCE, "clairvoyant") &&
               c->part[PAPCOLL__AR_REDUCE].root == last && (P == 1 || c->part[PAPCOLL__AR_REDUCE].xhash != 0),
-          "P %d: reduce part algo %d root %d", P, c->part[PAPCOLL__AR_REDUCE].algo, c->part[PAPCOLL__AR_REDUCE].root);
-    check(b->algo == papcoll_algo_find(PAPCOLL_OP_BCAST, "sorted") && b->has_tree && b->v2r[b->tree->root] == last,
+          "P %d: reduce part algo %d root %d", P, c->part[PAPCOLL__AR_REDUCE].algo,
+          c->part[PAPCOLL__AR_REDUCE].root);
+    check(b->algo == papcoll_algo_find(PAPCOLL_OP_BCAST, "sorted") && b->has_tree &&
+              b->v2r[b->tree->root] == last,
           "P %d: bcast part not sorted at the root", P);
     for (i = 0; i < P; i++)
         check(b->v2r[i] >= 0 && b->v2r[i] < P && b->r2v[b->v2r[i]] == i, "P %d: bcast placement at %d", P, i);
@@ -103,7 +106,8 @@ static void test_plans(int P)
     const papcoll__ar_comp_t *c;
 
     fake_ctx(&ctx, P);
-    if (pred == NULL || papcoll__plan_alloc(&p1, P) != PAPCOLL_OK || papcoll__plan_alloc(&p2, P) != PAPCOLL_OK) {
+    if (pred == NULL || papcoll__plan_alloc(&p1, P) != PAPCOLL_OK ||
+        papcoll__plan_alloc(&p2, P) != PAPCOLL_OK) {
         check(0, "out of memory");
         exit(1);
     }
@@ -123,8 +127,10 @@ static void test_plans(int P)
     }
     rc = papcoll__plan_build(&p1, &ctx, PAPCOLL_OP_ALLREDUCE, rb, -1, 4096, NULL, 2, 0.0);
     c = papcoll__ar_comp_of(&p1);
-    check(rc == PAPCOLL_OK && c != NULL && c->root == 0 && c->part[PAPCOLL__AR_REDUCE].algo == ctx.ar_reduce &&
-              c->part[PAPCOLL__AR_BCAST].algo == ctx.ar_bcast && c->part[PAPCOLL__AR_BCAST].v2r[c->part[PAPCOLL__AR_BCAST].tree->root] == 0,
+    check(rc == PAPCOLL_OK && c != NULL && c->root == 0 &&
+              c->part[PAPCOLL__AR_REDUCE].algo == ctx.ar_reduce &&
+              c->part[PAPCOLL__AR_BCAST].algo == ctx.ar_bcast &&
+              c->part[PAPCOLL__AR_BCAST].v2r[c->part[PAPCOLL__AR_BCAST].tree->root] == 0,
           "P %d: reduce_bcast plan", P);
     papcoll__plan_free(&p1);
     papcoll__plan_free(&p2);

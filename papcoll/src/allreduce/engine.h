@@ -64,8 +64,8 @@ enum { PAPCOLL__AR_REDUCE, PAPCOLL__AR_BCAST };
 
 typedef struct {
     int P, root;
-    int algo[2];              /* configured reduce and bcast algorithms */
-    papcoll__plan_t part[2];  /* [PAPCOLL__AR_REDUCE], [PAPCOLL__AR_BCAST] */
+    int algo[2];             /* configured reduce and bcast algorithms */
+    papcoll__plan_t part[2]; /* [PAPCOLL__AR_REDUCE], [PAPCOLL__AR_BCAST] */
 } papcoll__ar_comp_t;
 
 /* The root a Clairvoyant reduce should end at: the predicted last
@@ -78,7 +78,8 @@ int papcoll__ar_reduce_algo(int ralgo, const papcoll__sig_t *sig, int P);
 
 /* Fills plan's composite data for a reduce with ralgo then a bcast with
  * balgo, both at root.  Pure, allocates on a site's first plan only. */
-int papcoll__ar_comp_plan(papcoll__plan_t *plan, const papcoll__plan_in_t *in, int root, int ralgo, int balgo);
+int papcoll__ar_comp_plan(papcoll__plan_t *plan, const papcoll__plan_in_t *in, int root, int ralgo,
+                          int balgo);
 
 /* The composite data of plan, or NULL when another planner owns it. */
 papcoll__ar_comp_t *papcoll__ar_comp_of(const papcoll__plan_t *plan);

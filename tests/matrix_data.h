@@ -16,7 +16,11 @@
  * Values differ per case, block (whose data they are) and position in the
  * type signature.  For reductions they make every association exact, so a
  * byte comparison with MPI is valid for floating types too:
- *   SUM   integers in [-2^20, 2^20) (long long: [-2^55, 2^55)); floating
+ *   SUM   integers in [-2^20, 2^20) (long long: [-2^55, 2^55)), unsigned
+ *         char in [0, 3] (no sum overflows below P = 86: Open MPI 4.1's
+ *         op/avx saturates an overflowing 8-bit sum inside its SIMD blocks
+ *         and wraps in the scalar tail, so an overflowing sum would depend
+ *         on how an algorithm cuts the vector, docs/reduce.md); floating
  *         multiples of 1/4 of magnitude below 2^10 (float) or 2^38
  *         (double): with up to 4096 ranks every partial sum keeps at most
  *         24 (float) or 53 (double) significant bits, so nothing rounds
@@ -26,7 +30,7 @@
  *   MAX, MIN, BAND, BOR and the data of the moving operations: any value
  *         (floating values finite and never -0.0, so MAX and MIN have no
  *         ties between different bit patterns)
- * Unsigned char arithmetic wraps, which is defined and order-free.
+ * Unsigned char PROD, BAND and BOR wrap or cannot overflow: order-free.
  *
  * User operations.  "ucomm" is commutative: per field, integers combine as
  * x + y + 2xy modulo 2^n (that is (1+2x)(1+2y) = 1+2(x∘y): multiplication
@@ -98,6 +102,7 @@ static void put_value(char *dst, int b, int kind, uint64_t h)
     double d = (double)(int64_t)(h >> 11) / 1024.0;
 
     if (kind == V_SUM) {
+        u8 = (unsigned char)(h % 4);
         i32 = (int32_t)(h % (1u << 21)) - (1 << 20);
         i64 = (int64_t)(h >> 8) - ((int64_t)1 << 55);
         f = (float)((int32_t)(h % (1u << 13)) - (1 << 12)) / 4.0f;

@@ -66,7 +66,6 @@ typedef struct {
     int no_bind; /* 1: never bind a receive buffer */
     int monitor; /* the site's context has monitor threads */
     int expect;  /* the return code every rank must see (0, or PAPCOLL_ERR_RESTRICT) */
-    int first;   /* the first call of the site */
 } case_t;
 
 /* The arguments of one call (library or reference). */

@@ -32,6 +32,14 @@
  *         ties between different bit patterns)
  * Unsigned char PROD, BAND and BOR wrap or cannot overflow: order-free.
  *
+ * One reduction is not exact on purpose: "MPI_SUM(rounding)" is MPI_SUM on
+ * float and double with positive values of full mantissas and exponents
+ * spread over 2^4 (float) or 2^5 (double) binades, so the result's last
+ * bits depend on the order of the additions.  Its result is compared with
+ * MPI's within 2 P ulp-sized relative error (positive terms: any order of
+ * P - 1 additions stays within (P - 1) eps), and allreduce must still give
+ * the same bytes on every rank (verify_allreduce).
+ *
  * User operations.  "ucomm" is commutative: per field, integers combine as
  * x + y + 2xy modulo 2^n (that is (1+2x)(1+2y) = 1+2(x∘y): multiplication
  * of odd numbers, a commutative group), floating fields add (exact with
@@ -68,7 +76,7 @@ typedef struct {
     int kind;  /* V_* */
 } stream_t;
 
-enum { V_ANY, V_SUM, V_PROD };
+enum { V_ANY, V_SUM, V_PROD, V_ROUND };
 
 /* The hash of signature position j of a stream. */
 static uint64_t stream_at(const stream_t *s, uint64_t j)
@@ -107,6 +115,9 @@ static void put_value(char *dst, int b, int kind, uint64_t h)
         i64 = (int64_t)(h >> 8) - ((int64_t)1 << 55);
         f = (float)((int32_t)(h % (1u << 13)) - (1 << 12)) / 4.0f;
         d = (double)((int64_t)(h >> 23) - ((int64_t)1 << 40)) / 4.0;
+    } else if (kind == V_ROUND) {
+        f = (1.0f + (float)(h >> 40) * 0x1p-24f) * (float)(1 << (h >> 8) % 16) / 16.0f;
+        d = (1.0 + (double)(h >> 12) * 0x1p-52) * (double)(1 << (h >> 4) % 32) / 256.0;
     } else if (kind == V_PROD) {
         i32 = unit[h % 4];
         i64 = unit[(h >> 8) % 4];
@@ -353,7 +364,7 @@ static int layout_of(MPI_Datatype t)
 
 /* ------------------------------------------------------------ reduction operations */
 
-enum { R_SUM, R_MAX, R_MIN, R_PROD, R_BAND, R_BOR, R_UCOMM, R_UNONC, NROPS };
+enum { R_SUM, R_MAX, R_MIN, R_PROD, R_BAND, R_BOR, R_RSUM, R_UCOMM, R_UNONC, NROPS };
 
 static struct {
     const char *name;
@@ -361,6 +372,7 @@ static struct {
     int kind;     /* V_* of its data */
     int commutes; /* 0: non-commutative */
     int builtin;  /* predefined MPI_Op */
+    int inexact;  /* the result depends on the order of the combines */
 } g_rops[NROPS] = {
     [R_SUM] = {"MPI_SUM", MPI_OP_NULL, V_SUM, 1, 1},
     [R_MAX] = {"MPI_MAX", MPI_OP_NULL, V_ANY, 1, 1},
@@ -368,6 +380,7 @@ static struct {
     [R_PROD] = {"MPI_PROD", MPI_OP_NULL, V_PROD, 1, 1},
     [R_BAND] = {"MPI_BAND", MPI_OP_NULL, V_ANY, 1, 1},
     [R_BOR] = {"MPI_BOR", MPI_OP_NULL, V_ANY, 1, 1},
+    [R_RSUM] = {"MPI_SUM(rounding)", MPI_OP_NULL, V_ROUND, 1, 1, 1},
     [R_UCOMM] = {"ucomm", MPI_OP_NULL, V_SUM, 1, 0},
     [R_UNONC] = {"unoncomm(2x2 matrix product)", MPI_OP_NULL, V_ANY, 0, 0},
 };
@@ -469,6 +482,7 @@ static void rops_init(void)
 {
     g_rops[R_SUM].op = MPI_SUM, g_rops[R_MAX].op = MPI_MAX, g_rops[R_MIN].op = MPI_MIN;
     g_rops[R_PROD].op = MPI_PROD, g_rops[R_BAND].op = MPI_BAND, g_rops[R_BOR].op = MPI_BOR;
+    g_rops[R_RSUM].op = MPI_SUM;
     MPI_Op_create(ucomm_fn, 1, &g_rops[R_UCOMM].op);
     MPI_Op_create(unoncomm_fn, 0, &g_rops[R_UNONC].op);
 }
@@ -494,6 +508,8 @@ static int rop_fits(int rop, int l)
     case R_BAND:
     case R_BOR:
         return b >= 0 && g_basic[b].integer;
+    case R_RSUM:
+        return l == L_FLOAT || l == L_DOUBLE;
     case R_UCOMM:
         return l == L_INT || l == L_STRUCT;
     default:

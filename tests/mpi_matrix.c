@@ -455,7 +455,11 @@ static int check_case(const case_t *c, const inputs_t *in, const xfer_t *x, int 
         bad |= report(c, in, "the insignificant receive buffer was written at byte %ld", at);
     else if (at >= 0 && c->expect != 0)
         bad |= report(c, in, "the refused call wrote into the receive buffer at byte %ld", at);
-    else if (at >= 0)
+    else if (at >= 0 && c->k.rop >= 0 && g_rops[c->k.rop].inexact && x->r_mode == R_COMPARE) {
+        if ((at = inexact_diff(c, x)) >= 0)
+            bad |= report(c, in, "result element %ld further than 2 P eps from the MPI library's %s", at,
+                          mpi_name(c->op));
+    } else if (at >= 0)
         bad |= report(c, in, "result differs from the MPI library's %s at byte %ld", mpi_name(c->op), at);
     if (!guards_intact(&x->r))
         bad |= report(c, in, "write outside the receive buffer");

@@ -53,6 +53,7 @@
 #ifndef PAPCOLL_TESTS_MATRIX_DATA_H
 #define PAPCOLL_TESTS_MATRIX_DATA_H
 
+#include <math.h>
 #include <mpi.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -116,8 +117,8 @@ static void put_value(char *dst, int b, int kind, uint64_t h)
         f = (float)((int32_t)(h % (1u << 13)) - (1 << 12)) / 4.0f;
         d = (double)((int64_t)(h >> 23) - ((int64_t)1 << 40)) / 4.0;
     } else if (kind == V_ROUND) {
-        f = (1.0f + (float)(h >> 40) * 0x1p-24f) * (float)(1 << (h >> 8) % 16) / 16.0f;
-        d = (1.0 + (double)(h >> 12) * 0x1p-52) * (double)(1 << (h >> 4) % 32) / 256.0;
+        f = ldexpf(1.0f + (float)(h >> 40) * 0x1p-24f, (int)((h >> 8) % 16) - 4);
+        d = ldexp(1.0 + (double)(h >> 12) * 0x1p-52, (int)((h >> 4) % 32) - 8);
     } else if (kind == V_PROD) {
         i32 = unit[h % 4];
         i64 = unit[(h >> 8) % 4];

@@ -16,7 +16,11 @@
  * Values differ per case, block (whose data they are) and position in the
  * type signature.  For reductions they make every association exact, so a
  * byte comparison with MPI is valid for floating types too:
- *   SUM   integers in [-2^20, 2^20) (long long: [-2^55, 2^55)); floating
+ *   SUM   integers in [-2^20, 2^20) (long long: [-2^55, 2^55)), unsigned
+ *         char in [0, 3] (no sum overflows below P = 86: Open MPI 4.1's
+ *         op/avx saturates an overflowing 8-bit sum inside its SIMD blocks
+ *         and wraps in the scalar tail, so an overflowing sum would depend
+ *         on how an algorithm cuts the vector, docs/reduce.md); floating
  *         multiples of 1/4 of magnitude below 2^10 (float) or 2^38
  *         (double): with up to 4096 ranks every partial sum keeps at most
  *         24 (float) or 53 (double) significant bits, so nothing rounds
@@ -26,7 +30,15 @@
  *   MAX, MIN, BAND, BOR and the data of the moving operations: any value
  *         (floating values finite and never -0.0, so MAX and MIN have no
  *         ties between different bit patterns)
- * Unsigned char arithmetic wraps, which is defined and order-free.
+ * Unsigned char PROD, BAND and BOR wrap or cannot overflow: order-free.
+ *
+ * One reduction is not exact on purpose: "MPI_SUM(rounding)" is MPI_SUM on
+ * float and double with positive values of full mantissas and exponents
+ * spread over 2^4 (float) or 2^5 (double) binades, so the result's last
+ * bits depend on the order of the additions.  Its result is compared with
+ * MPI's within 2 P ulp-sized relative error (positive terms: any order of
+ * P - 1 additions stays within (P - 1) eps), and allreduce must still give
+ * the same bytes on every rank (verify_allreduce).
  *
  * User operations.  "ucomm" is commutative: per field, integers combine as
  * x + y + 2xy modulo 2^n (that is (1+2x)(1+2y) = 1+2(x∘y): multiplication
@@ -41,6 +53,7 @@
 #ifndef PAPCOLL_TESTS_MATRIX_DATA_H
 #define PAPCOLL_TESTS_MATRIX_DATA_H
 
+#include <math.h>
 #include <mpi.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -64,7 +77,7 @@ typedef struct {
     int kind;  /* V_* */
 } stream_t;
 
-enum { V_ANY, V_SUM, V_PROD };
+enum { V_ANY, V_SUM, V_PROD, V_ROUND };
 
 /* The hash of signature position j of a stream. */
 static uint64_t stream_at(const stream_t *s, uint64_t j)
@@ -98,10 +111,14 @@ static void put_value(char *dst, int b, int kind, uint64_t h)
     double d = (double)(int64_t)(h >> 11) / 1024.0;
 
     if (kind == V_SUM) {
+        u8 = (unsigned char)(h % 4);
         i32 = (int32_t)(h % (1u << 21)) - (1 << 20);
         i64 = (int64_t)(h >> 8) - ((int64_t)1 << 55);
         f = (float)((int32_t)(h % (1u << 13)) - (1 << 12)) / 4.0f;
         d = (double)((int64_t)(h >> 23) - ((int64_t)1 << 40)) / 4.0;
+    } else if (kind == V_ROUND) {
+        f = ldexpf(1.0f + (float)(h >> 40) * 0x1p-24f, (int)((h >> 8) % 16) - 4);
+        d = ldexp(1.0 + (double)(h >> 12) * 0x1p-52, (int)((h >> 4) % 32) - 8);
     } else if (kind == V_PROD) {
         i32 = unit[h % 4];
         i64 = unit[(h >> 8) % 4];
@@ -348,7 +365,7 @@ static int layout_of(MPI_Datatype t)
 
 /* ------------------------------------------------------------ reduction operations */
 
-enum { R_SUM, R_MAX, R_MIN, R_PROD, R_BAND, R_BOR, R_UCOMM, R_UNONC, NROPS };
+enum { R_SUM, R_MAX, R_MIN, R_PROD, R_BAND, R_BOR, R_RSUM, R_UCOMM, R_UNONC, NROPS };
 
 static struct {
     const char *name;
@@ -356,6 +373,7 @@ static struct {
     int kind;     /* V_* of its data */
     int commutes; /* 0: non-commutative */
     int builtin;  /* predefined MPI_Op */
+    int inexact;  /* the result depends on the order of the combines */
 } g_rops[NROPS] = {
     [R_SUM] = {"MPI_SUM", MPI_OP_NULL, V_SUM, 1, 1},
     [R_MAX] = {"MPI_MAX", MPI_OP_NULL, V_ANY, 1, 1},
@@ -363,6 +381,7 @@ static struct {
     [R_PROD] = {"MPI_PROD", MPI_OP_NULL, V_PROD, 1, 1},
     [R_BAND] = {"MPI_BAND", MPI_OP_NULL, V_ANY, 1, 1},
     [R_BOR] = {"MPI_BOR", MPI_OP_NULL, V_ANY, 1, 1},
+    [R_RSUM] = {"MPI_SUM(rounding)", MPI_OP_NULL, V_ROUND, 1, 1, 1},
     [R_UCOMM] = {"ucomm", MPI_OP_NULL, V_SUM, 1, 0},
     [R_UNONC] = {"unoncomm(2x2 matrix product)", MPI_OP_NULL, V_ANY, 0, 0},
 };
@@ -464,6 +483,7 @@ static void rops_init(void)
 {
     g_rops[R_SUM].op = MPI_SUM, g_rops[R_MAX].op = MPI_MAX, g_rops[R_MIN].op = MPI_MIN;
     g_rops[R_PROD].op = MPI_PROD, g_rops[R_BAND].op = MPI_BAND, g_rops[R_BOR].op = MPI_BOR;
+    g_rops[R_RSUM].op = MPI_SUM;
     MPI_Op_create(ucomm_fn, 1, &g_rops[R_UCOMM].op);
     MPI_Op_create(unoncomm_fn, 0, &g_rops[R_UNONC].op);
 }
@@ -489,6 +509,8 @@ static int rop_fits(int rop, int l)
     case R_BAND:
     case R_BOR:
         return b >= 0 && g_basic[b].integer;
+    case R_RSUM:
+        return l == L_FLOAT || l == L_DOUBLE;
     case R_UCOMM:
         return l == L_INT || l == L_STRUCT;
     default:

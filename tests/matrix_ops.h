@@ -15,6 +15,7 @@
 #ifndef PAPCOLL_TESTS_MATRIX_OPS_H
 #define PAPCOLL_TESTS_MATRIX_OPS_H
 
+#include <math.h>
 #include <stdlib.h>
 
 #include "matrix_data.h"
@@ -66,7 +67,6 @@ typedef struct {
     int no_bind; /* 1: never bind a receive buffer */
     int monitor; /* the site's context has monitor threads */
     int expect;  /* the return code every rank must see (0, or PAPCOLL_ERR_RESTRICT) */
-    int first;   /* the first call of the site */
 } case_t;
 
 /* The arguments of one call (library or reference). */
@@ -194,7 +194,8 @@ static int combos_reduction(combo_t *out, int large)
 {
     static const int big[][3] = {{R_SUM, L_FLOAT, 0},  {R_SUM, L_INT, 1},    {R_PROD, L_DOUBLE, 0},
                                  {R_MAX, L_LLONG, 1},  {R_BOR, L_VECINT, 0}, {R_UCOMM, L_STRUCT, 1},
-                                 {R_UNONC, L_MAT2, 0}, {R_MIN, L_IDXD, 1},   {R_BAND, L_UCHAR, 0}};
+                                 {R_UNONC, L_MAT2, 0}, {R_MIN, L_IDXD, 1},   {R_BAND, L_UCHAR, 0},
+                                 {R_RSUM, L_FLOAT, 1}};
     int n = 0, c, r, t, i, first;
 
     if (large) {
@@ -471,6 +472,31 @@ static int call_allreduce(papcoll_site_t *s, int use_pat, const double *pat, con
 static int reference_allreduce(const call_t *a)
 {
     return reference_reduction(a);
+}
+
+/*
+ * An inexact reduction's result against MPI's: the first element whose
+ * relative difference exceeds 2 P eps, or -1 (the reduction fits float and
+ * double only, dense layouts).
+ */
+static long inexact_diff(const case_t *c, const xfer_t *x)
+{
+    const char *a = x->r.p + x->r.lo, *b = x->rr.p + x->rr.lo;
+    int dbl = c->k.leaf == L_DOUBLE, e;
+    double tol = 2.0 * g_w.size * (dbl ? 0x1p-53 : 0x1p-24), u, v;
+    float fu, fv;
+
+    for (e = 0; e < c->k.count; e++) {
+        if (dbl) {
+            memcpy(&u, a + 8 * e, 8), memcpy(&v, b + 8 * e, 8);
+        } else {
+            memcpy(&fu, a + 4 * e, 4), memcpy(&fv, b + 4 * e, 4);
+            u = fu, v = fv;
+        }
+        if (!(fabs(u - v) <= tol * fabs(v)))
+            return e;
+    }
+    return -1;
 }
 
 /* ------------------------------------------------------------ verification */

@@ -455,7 +455,11 @@ static int check_case(const case_t *c, const inputs_t *in, const xfer_t *x, int 
         bad |= report(c, in, "the insignificant receive buffer was written at byte %ld", at);
     else if (at >= 0 && c->expect != 0)
         bad |= report(c, in, "the refused call wrote into the receive buffer at byte %ld", at);
-    else if (at >= 0)
+    else if (at >= 0 && c->k.rop >= 0 && g_rops[c->k.rop].inexact && x->r_mode == R_COMPARE) {
+        if ((at = inexact_diff(c, x)) >= 0)
+            bad |= report(c, in, "result element %ld further than 2 P eps from the MPI library's %s", at,
+                          mpi_name(c->op));
+    } else if (at >= 0)
         bad |= report(c, in, "result differs from the MPI library's %s at byte %ld", mpi_name(c->op), at);
     if (!guards_intact(&x->r))
         bad |= report(c, in, "write outside the receive buffer");
@@ -519,81 +523,12 @@ static int init_ctx(MPI_Comm comm, const papcoll_options_t *o, const char *segme
     return rc;
 }
 
-/* ------------------------------------------------------------ known library defects */
-
-/*
- * Named exclusions of known library defects: a case that hits one is not
- * run, and every phase summary counts the skipped cases under the defect's
- * name.  Each entry (and its test here) goes when the library is fixed.
- *
- * BASELINE_DERIVED_PREDEFINED_OP: the baseline ("mpi") of reduce and
- * allreduce hands the call unchanged to PMPI_Reduce / PMPI_Allreduce, and
- * MPI defines the predefined operations on predefined datatypes only: Open
- * MPI 4.1 fails a derived datatype of one basic type (contiguous(4,int),
- * vector(2,2,3,int), indexed doubles) with MPI_SUM, MAX, MIN, PROD, BAND or
- * BOR (MPI_ERR_OP), so the call returns PAPCOLL_ERR_MPI on every rank.
- * papcoll.h promises these calls ("a derived type of one basic type is
- * reduced as that type after packing") and the baseline ends every
- * fallback chain, so any algorithm whose call falls back to it fails too.
- * Excluded: such calls (the stress and multi phases draw the same call on
- * the basic type instead).
- *
- * AGREE_FIRST_CALL_STALE_BG_ROOT: the PAPCOLL_CHECK hash (call.c,
- * check_agreement) includes bg_root even when no background part started,
- * and decide_monitor sets bg_root = plan.root whenever the plan job
- * planned.  On a site's first call the ranks that called papcoll_edge
- * queued a job without signature, which builds no plan (plan.root keeps
- * its initial 0), while the ranks that did not edge queued the job at the
- * call and built the plan for the call's root.  With a root other than 0
- * (or allreduce's -1) and an algorithm that needs the prediction without a
- * background part, every rank returns PAPCOLL_ERR_AGREE and the call does
- * not run, although the plans agree.  Excluded: on such a first call the
- * monitor-path ranks do not mix edges (all edge), for every root.
- */
-enum { DEFECT_BASELINE_DERIVED_PREDEFINED_OP, DEFECT_AGREE_FIRST_CALL_STALE_BG_ROOT, NDEFECTS };
-static const char *const g_defect_names[NDEFECTS] = {"BASELINE_DERIVED_PREDEFINED_OP",
-                                                     "AGREE_FIRST_CALL_STALE_BG_ROOT"};
-
-/* The known defect a case would hit, or -1. */
-static int known_defect(const case_t *c)
-{
-    needs_t n = needs_of(c), first = {1, 1, g_w.size, c->monitor};
-    int run = served_by(c->op, c->algo, &n), edge_algo = served_by(c->op, c->algo, &first);
-    unsigned ef = edge_algo >= 0 ? papcoll_algo_flags(c->op, edge_algo) : 0;
-
-    if (c->k.rop >= 0 && g_rops[c->k.rop].builtin && c->k.leaf >= L_CONTIG3 && run >= 0 &&
-        (papcoll_algo_flags(c->op, run) & PAPCOLL_F_BASELINE))
-        return DEFECT_BASELINE_DERIVED_PREDEFINED_OP;
-    if (c->first && c->monitor && c->pat == PAT_NONE && c->policy == POL_MIXED &&
-        (ef & PAPCOLL_F_NEEDS_PAT) && !(ef & PAPCOLL_F_BACKGROUND))
-        return DEFECT_AGREE_FIRST_CALL_STALE_BG_ROOT;
-    return -1;
-}
-
 /* ------------------------------------------------------------ tallies */
 
 typedef struct {
     long run, failed;
     long by_op[PAPCOLL_OP_COUNT];
-    long excluded[NDEFECTS]; /* cases not run: a known library defect */
-    long site_start;         /* run when the current site was created */
 } tally_t;
-
-/* Applies the exclusion of the known defect c would hit and counts it;
- * returns 1 when c must not run as it is (BASELINE_DERIVED_PREDEFINED_OP;
- * AGREE_FIRST_CALL_STALE_BG_ROOT turns c into a call where every rank edges). */
-static int excluded(tally_t *t, case_t *c)
-{
-    int defect = known_defect(c);
-
-    if (defect < 0)
-        return 0;
-    t->excluded[defect]++;
-    if (defect != DEFECT_AGREE_FIRST_CALL_STALE_BG_ROOT)
-        return 1;
-    c->policy = POL_EDGE;
-    return 0;
-}
 
 /* Counts a case everywhere; returns 1 when it failed on any rank. */
 static int tally(tally_t *t, papcoll_op_t op, int bad)
@@ -704,13 +639,11 @@ static uint64_t matrix_id(papcoll_op_t op, int algo, int ri, int pat, int k)
 
 static void matrix_case(case_t c, const combo_t *k, int kid, int ri, inputs_t *in, tally_t *t)
 {
-    c.first = t->run == t->site_start;
     c.k = *k;
     c.id = matrix_id(c.op, c.algo, ri, c.pat, kid);
     /* half the monitor-path cases with edges everywhere, a fifth without, the rest mixed */
     c.policy = mix64(c.id) % 10 < 5 ? POL_EDGE : mix64(c.id) % 10 < 7 ? POL_NOEDGE : POL_MIXED;
-    if (!excluded(t, &c))
-        tally(t, c.op, run_case(&c, in));
+    tally(t, c.op, run_case(&c, in));
 }
 
 /* Small combinations per algorithm and P by default: an op with more runs
@@ -765,7 +698,6 @@ static void phase_matrix(papcoll_ctx_t *ctx, inputs_t *in, tally_t *t)
             if (!selected((papcoll_op_t)op, i) ||
                 (site = make_site(ctx, "matrix", (papcoll_op_t)op, i, t)) == NULL)
                 continue;
-            t->site_start = t->run;
             matrix_site(
                 &(case_t){.phase = "matrix", .site = site, .op = (papcoll_op_t)op, .algo = i, .monitor = 1},
                 in, t);
@@ -814,20 +746,15 @@ static int switch_algo(papcoll_site_t *site, papcoll_op_t op, int *algo, const c
 
 /* A random call of op: a combination with a count of its own, a root that
  * changes now and then (r draws in the same order on every rank). */
-static void draw_call(rng_t *r, case_t *c, tally_t *t)
+static void draw_call(rng_t *r, case_t *c)
 {
     static const int counts[] = {0, 1, 5, 33, 100, 1000};
-    int roots[3], nroot = roots_of(c->op, roots), l;
+    int roots[3], nroot = roots_of(c->op, roots);
 
     if (nroot > 1 && rng_below(r, 4) == 0)
         c->root = rng_below(r, g_w.size); /* the root changes now and then */
     c->k = g_combos[c->op].small[rng_below(r, g_combos[c->op].nsmall)];
     c->k.count = counts[rng_below(r, 6)];
-    if (known_defect(c) == DEFECT_BASELINE_DERIVED_PREDEFINED_OP &&
-        excluded(t, c)) /* the same call on the basic type */
-        for (l = 0; l < L_CONTIG3; l++)
-            if (g_layouts[l].basic[0] == g_layouts[c->k.leaf].one_basic)
-                c->k.leaf = c->k.root = l;
 }
 
 static void iterate_site(case_t c, const run_plan_t *rp, inputs_t *in, tally_t *t)
@@ -841,7 +768,7 @@ static void iterate_site(case_t c, const run_plan_t *rp, inputs_t *in, tally_t *
         bad = 0;
         if (rp->switch_every > 0 && it > 0 && it % rp->switch_every == 0)
             bad |= switch_algo(c.site, c.op, &c.algo, rp->phase);
-        draw_call(&r, &c, t);
+        draw_call(&r, &c);
         /* one draw per statement: every rank must draw in the same order */
         pol = rng_below(&r, 10);
         c.policy = pol < 7 ? POL_MIXED : pol < 9 ? POL_EDGE : POL_NOEDGE;
@@ -849,8 +776,6 @@ static void iterate_site(case_t c, const run_plan_t *rp, inputs_t *in, tally_t *
         if (rp->explicit_pats && rng_below(&r, 5) == 0)
             c.pat = 1 + rng_below(&r, NPATS - 1);
         c.id = rp->seed + ((uint64_t)it << 32);
-        c.first = it == 0;
-        excluded(t, &c); /* only AGREE_FIRST_CALL_STALE_BG_ROOT is left after draw_call */
         bad |= run_case(&c, in);
         if (papcoll_site_last_timing(c.site, &tm) != 0 || !(tm.exit >= tm.arrival))
             bad |= report(&c, in, "papcoll_site_last_timing: exit before arrival");
@@ -984,7 +909,7 @@ static void phase_subcomm(papcoll_ctx_t *main_ctx, inputs_t *in, tally_t *t)
     MPI_Comm sub;
     papcoll_ctx_t *ctx;
     tally_t half;
-    long mine[2 + PAPCOLL_OP_COUNT + NDEFECTS], sum[2 + PAPCOLL_OP_COUNT + NDEFECTS];
+    long mine[2 + PAPCOLL_OP_COUNT], sum[2 + PAPCOLL_OP_COUNT];
     int wrank = g_w.rank, wsize = g_w.size, rc, op;
 
     (void)main_ctx;
@@ -1009,16 +934,12 @@ static void phase_subcomm(papcoll_ctx_t *main_ctx, inputs_t *in, tally_t *t)
     mine[1] = g_w.rank == 0 ? half.failed : 0;
     for (op = 0; op < PAPCOLL_OP_COUNT; op++)
         mine[2 + op] = g_w.rank == 0 ? half.by_op[op] : 0;
-    for (op = 0; op < NDEFECTS; op++)
-        mine[2 + PAPCOLL_OP_COUNT + op] = g_w.rank == 0 ? half.excluded[op] : 0;
     MPI_Comm_free(&sub);
     g_w.comm = MPI_COMM_WORLD, g_w.rank = wrank, g_w.size = wsize;
-    MPI_Allreduce(mine, sum, 2 + PAPCOLL_OP_COUNT + NDEFECTS, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(mine, sum, 2 + PAPCOLL_OP_COUNT, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
     t->run += sum[0], t->failed += sum[1];
     for (op = 0; op < PAPCOLL_OP_COUNT; op++)
         t->by_op[op] += sum[2 + op];
-    for (op = 0; op < NDEFECTS; op++)
-        t->excluded[op] += sum[2 + PAPCOLL_OP_COUNT + op];
 }
 
 /* ------------------------------------------------------------ phase: multi */
@@ -1077,11 +998,8 @@ static void multi_round(papcoll_ctx_t *ctx, const int (*items)[2], int n, rng_t 
         uint64_t id = ((uint64_t)3 << 40) + rng_next(r) % ((uint64_t)1 << 39);
         for (i = 0; i < made; i++) {
             cs[i].root = g_adapters[cs[i].op].rooted ? rng_below(r, g_w.size) : -1;
-            draw_call(r, &cs[i], t);
+            draw_call(r, &cs[i]);
             cs[i].id = id + (uint64_t)i;
-            cs[i].first = it == 0;
-            cs[i].policy = POL_MIXED;
-            excluded(t, &cs[i]);
         }
         edge_others(sites, made, id);
         for (i = 0; i < made; i++)
@@ -1832,13 +1750,6 @@ static void run_phase(const phase_t *ph, papcoll_ctx_t *ctx, inputs_t *in, tally
         printf("mpi_matrix: P=%d %s: %ld cases run, %ld failed (%.1f s)%s%s%s\n", g_w.size, ph->name, t.run,
                t.failed + (t.run == 0), MPI_Wtime() - tp, ph->run == phase_api ? "" : " [",
                ph->run == phase_api ? "" : by_op, ph->run == phase_api ? "" : "]");
-    for (op = 0; op < NDEFECTS; op++) {
-        if (g_w.rank == 0 && t.excluded[op] > 0)
-            printf("mpi_matrix: P=%d %s: %ld cases excluded by the known library defect %s "
-                   "(tests/mpi_matrix.c)\n",
-                   g_w.size, ph->name, t.excluded[op], g_defect_names[op]);
-        total->excluded[op] += t.excluded[op];
-    }
     total->run += t.run, total->failed += t.failed + (t.run == 0);
 }
 
@@ -1894,10 +1805,6 @@ int main(int argc, char **argv)
     /* epilog */
     watch("shutdown: papcoll_finalize");
     papcoll_finalize(&ctx);
-    for (k = 0; k < NDEFECTS; k++)
-        if (g_w.rank == 0 && total.excluded[k] > 0)
-            printf("mpi_matrix: P=%d: %ld cases excluded by the known library defect %s\n", g_w.size,
-                   total.excluded[k], g_defect_names[k]);
     if (g_w.rank == 0)
         printf("mpi_matrix: P=%d: %ld cases run, %ld failed (%.1f s)\n", g_w.size, total.run, total.failed,
                MPI_Wtime() - t0);

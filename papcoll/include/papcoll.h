@@ -353,6 +353,8 @@ typedef struct {
     double exit;       /**< return from the collective */
     double predicted;  /**< predicted arrival offset of this rank (NaN: none) */
     int plan_iter;     /**< iteration whose exchange produced the plan */
+    double decision;   /**< seconds a data-dependent policy (rules, auto, tune) took to
+                            choose, after the exchange (0: fixed policy) */
 } papcoll_timing_t;
 
 /** Timing of the site's last collective on this rank. */
@@ -389,6 +391,9 @@ typedef struct {
     int algo;             /**< algorithm index: papcoll_algo_name(op, algo) */
     const char *reason;   /**< why the call ran algo, when it is not the algorithm of the
                                site's previous call (first call included); else NULL */
+    const char *detail;   /**< with reason: the policy's inputs as "key=value ..." text
+                               (rules, auto, tune: predicted spread, model time, gain, ...);
+                               "" for a fixed policy */
     int root;             /**< root (-1: allreduce) */
     long long bytes;      /**< packed bytes of one rank's block (gather, scatter) or of the vector */
     int count;            /**< the same in elements of datatype, on rank 0's side */

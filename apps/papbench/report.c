@@ -25,7 +25,7 @@ typedef struct {
 
 static const char *algo_name(const bench_t *b, int a)
 {
-    return papcoll_algo_name(b->cfg->op, b->cfg->algos[a]);
+    return bench_label(b->cfg, a);
 }
 
 static const char *thread_level_name(int level)

@@ -102,7 +102,7 @@ static int start_papcoll(bench_t *b)
         return app_papcoll_status(rc);
     }
     for (a = 0; a < c->nalgos; a++) {
-        const char *algo = papcoll_algo_name(c->op, c->algos[a]);
+        const char *algo = bench_label(c, a);
 
         snprintf(name, sizeof name, "papbench-%s", algo);
         rc = app_site(b->app, name, c->op, algo, &b->res[a].site);
@@ -231,7 +231,7 @@ static void die(const bench_t *b, int a, long g, const char *what, int rc)
 {
     char where[160], round[64];
 
-    snprintf(where, sizeof where, "%s, %s", papcoll_algo_name(b->cfg->op, b->cfg->algos[a]),
+    snprintf(where, sizeof where, "%s, %s", bench_label(b->cfg, a),
              bench_round_label(b->cfg, g, round, sizeof round));
     app_die(b->app, what, where, rc);
 }
@@ -323,7 +323,7 @@ static void progress(bench_t *b, int a, long g)
 
     if (t >= 0)
         fprintf(stderr, "papbench: %8.1f s  %s, %s\n", t, bench_round_label(c, g, round, sizeof round),
-                papcoll_algo_name(c->op, c->algos[a]));
+                bench_label(c, a));
 }
 
 /*
@@ -343,7 +343,7 @@ static void calibrated(bench_t *b)
         b->delay_scale = c->maxdelay_rel * 1e3 * b->t_balanced;
     if (b->rank == 0 && !c->quiet)
         fprintf(stderr, "papbench: balanced run time of %s: %.3f ms (median of %ld rounds)%s\n",
-                papcoll_algo_name(c->op, c->algos[c->baseline]), 1e3 * b->t_balanced, c->calibrate,
+                bench_label(c, c->baseline), 1e3 * b->t_balanced, c->calibrate,
                 c->maxdelay_rel > 0 ? ", the unit of --maxdelay" : "");
 }
 

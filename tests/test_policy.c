@@ -120,7 +120,7 @@ static void test_auto(void)
 
 static void test_ph(void)
 {
-    papcoll__ph_t ph = {.delta = 0.05, .lambda = 2.0, .min_n = 5};
+    papcoll__ph_t ph = {.delta = 0.5, .lambda = 10, .floor = 0.05, .min_n = 10};
     int i, alarms = 0, at = -1;
 
     papcoll__ph_reset(&ph);
@@ -128,6 +128,13 @@ static void test_ph(void)
     for (i = 0; i < 2000; i++)
         alarms += papcoll__ph_add(&ph, 0.1 + 0.05 * (rnd_unit() - 0.5));
     check(alarms == 0, "stationary: %d alarms", alarms);
+    papcoll__ph_reset(&ph);
+    for (i = 0, alarms = 0; i < 5000; i++) /* wide noise (uniform 0..3): the scale adapts */
+        alarms += papcoll__ph_add(&ph, 3 * rnd_unit());
+    check(alarms == 0, "stationary wide noise: %d alarms", alarms);
+    papcoll__ph_reset(&ph);
+    for (i = 0; i < 100; i++)
+        papcoll__ph_add(&ph, 0.1 + 0.05 * (rnd_unit() - 0.5));
     for (i = 0; i < 100 && at < 0; i++)
         if (papcoll__ph_add(&ph, 1.1 + 0.05 * (rnd_unit() - 0.5)))
             at = i;
@@ -143,7 +150,7 @@ static void test_ph(void)
 
 static void test_tune(void)
 {
-    papcoll__tune_cfg_t cfg = {3, 20, 5};
+    papcoll__tune_cfg_t cfg = {3, 40, 5};
     papcoll__tune_t t;
     int cand[3] = {4, 6, 9}, i, a, seen[10] = {0};
     double rt[10] = {[4] = 3.0, [6] = 1.0, [9] = 2.0};
@@ -159,7 +166,7 @@ static void test_tune(void)
     check(seen[4] == 3 && seen[6] == 3 && seen[9] == 3, "each candidate 3 times");
     check(t.phase == PAPCOLL__TUNE_EXPLOIT && papcoll__tune_next(&t) == 6, "exploits 6, got %d",
           papcoll__tune_next(&t));
-    for (i = 0; i < 19; i++)
+    for (i = 0; i < 39; i++)
         papcoll__tune_observe(&t, 6, 1.0, 0.1);
     check(t.phase == PAPCOLL__TUNE_EXPLOIT, "still exploiting before the period");
     papcoll__tune_observe(&t, 6, 1.0, 0.1);
@@ -168,7 +175,7 @@ static void test_tune(void)
         a = papcoll__tune_next(&t);
         papcoll__tune_observe(&t, a, rt[a], 0.1);
     }
-    for (i = 0; i < 8; i++)
+    for (i = 0; i < 12; i++)
         papcoll__tune_observe(&t, 6, 1.0, 0.1);
     check(t.phase == PAPCOLL__TUNE_EXPLOIT, "exploiting, stationary spread");
     for (i = 0; i < 5 && t.phase == PAPCOLL__TUNE_EXPLOIT; i++)

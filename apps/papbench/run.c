@@ -134,6 +134,7 @@ static int alloc_results(bench_t *b)
         algo_result_t *r = &b->res[a];
 
         r->runtime = alloc(n, d, &ok);
+        r->decision = alloc(n, d, &ok);
         r->elapsed = alloc(n, d, &ok);
         r->imbalance = alloc(n, d, &ok);
         r->min_arrival = alloc(n, d, &ok);
@@ -273,7 +274,10 @@ static void metrics(bench_t *b, int a, long i)
     const double *arr = &r->arrival[i * b->nprocs];
     int p, P = b->nprocs;
 
+    papcoll_timing_t t;
+
     r->runtime[i] = pm_runtime(&call);
+    r->decision[i] = papcoll_site_last_timing(r->site, &t) == PAPCOLL_OK ? t.decision : 0.0;
     r->elapsed[i] = pm_elapsed(&call);
     r->imbalance[i] = pm_imbalance(&call);
     r->min_arrival[i] = amin - b->t_start;
@@ -388,6 +392,7 @@ int bench_measure(bench_t *b)
 static void free_results(algo_result_t *r)
 {
     free(r->runtime);
+    free(r->decision);
     free(r->elapsed);
     free(r->imbalance);
     free(r->min_arrival);

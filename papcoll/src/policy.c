@@ -331,20 +331,29 @@ int papcoll__rules_match(const papcoll__rules_t *t, papcoll_op_t op, int P, doub
 void papcoll__ph_reset(papcoll__ph_t *ph)
 {
     ph->n = 0;
-    ph->mean = ph->up = ph->up_min = ph->dn = ph->dn_max = 0;
+    ph->mean = ph->m2 = ph->s = ph->up = ph->up_min = ph->dn = ph->dn_max = 0;
 }
 
 int papcoll__ph_add(papcoll__ph_t *ph, double x)
 {
+    double d;
+
     if (!isfinite(x))
         return 0;
     ph->n++;
-    ph->mean += (x - ph->mean) / ph->n;
-    ph->up += x - ph->mean - ph->delta;
-    ph->dn += x - ph->mean + ph->delta;
+    d = x - ph->mean;
+    ph->mean += d / ph->n;
+    if (ph->n <= ph->min_n) { /* Welford: the scale of the noise */
+        ph->m2 += d * (x - ph->mean);
+        if (ph->n == ph->min_n)
+            ph->s = fmax(ph->floor, sqrt(ph->m2 / (ph->n > 1 ? ph->n - 1 : 1)));
+        return 0;
+    }
+    ph->up += x - ph->mean - ph->delta * ph->s;
+    ph->dn += x - ph->mean + ph->delta * ph->s;
     ph->up_min = fmin(ph->up_min, ph->up);
     ph->dn_max = fmax(ph->dn_max, ph->dn);
-    if (ph->n >= ph->min_n && (ph->up - ph->up_min > ph->lambda || ph->dn_max - ph->dn > ph->lambda)) {
+    if (ph->up - ph->up_min > ph->lambda * ph->s || ph->dn_max - ph->dn > ph->lambda * ph->s) {
         papcoll__ph_reset(ph);
         return 1;
     }
@@ -374,9 +383,10 @@ void papcoll__tune_init(papcoll__tune_t *t, const papcoll__tune_cfg_t *cfg, cons
         t->cfg.explore_calls = 1;
     t->nc = nc < PAPCOLL__TUNE_MAXC ? nc : PAPCOLL__TUNE_MAXC;
     memcpy(t->cand, cand, (size_t)t->nc * sizeof *cand);
-    t->ph.delta = 0.05;
-    t->ph.lambda = 2.0;
-    t->ph.min_n = 5;
+    t->ph.delta = 0.5;
+    t->ph.lambda = 10.0;
+    t->ph.floor = 0.05;
+    t->ph.min_n = 10;
     tune_explore(t, 0);
 }
 

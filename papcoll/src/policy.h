@@ -80,13 +80,17 @@ void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, const papco
 double papcoll__model_time(papcoll_op_t op, const papcoll__pin_t *in, papcoll__eligible_fn ok, void *arg,
                            int *base);
 
-/* ---- Page-Hinkley change-point detector ----------------------------------- */
+/* ---- Page-Hinkley change-point detector ----------------------------------- *
+ * Two-sided, scale-free: the first min_n samples estimate the standard
+ * deviation s (at least floor); then the cumulative deviations from the
+ * running mean, less delta s per sample, alarm beyond lambda s. */
 typedef struct {
-    double delta;   /* magnitude of change tolerated (units of x) */
-    double lambda;  /* alarm threshold (units of x) */
-    int min_n;      /* no alarm before this many samples */
+    double delta;   /* change tolerated, in units of s */
+    double lambda;  /* alarm threshold, in units of s */
+    double floor;   /* smallest s (units of x) */
+    int min_n;      /* samples that estimate s; no alarm before */
     int n;
-    double mean, up, up_min, dn, dn_max;
+    double mean, m2, s, up, up_min, dn, dn_max;
 } papcoll__ph_t;
 void papcoll__ph_reset(papcoll__ph_t *ph);
 /* Adds a sample; returns 1 on a change point (and resets). */

@@ -355,6 +355,7 @@ typedef struct {
     int plan_iter;     /**< iteration whose exchange produced the plan */
     double decision;   /**< seconds a data-dependent policy (rules, auto, tune) took to
                             choose, after the exchange (0: fixed policy) */
+    int algo;          /**< the algorithm the call ran (papcoll_algo_name) */
 } papcoll_timing_t;
 
 /** Timing of the site's last collective on this rank. */

@@ -215,6 +215,8 @@ static void data_inputs(const papcoll_site_t *site, const papcoll__args_t *a, co
     if (pat != NULL)
         return; /* no exchange: nothing observed */
     in->last_spread = spread_of(x + PAPCOLL__X_ARRIVAL, P, PAPCOLL__XCHG, &first);
+    if (site->test_local_policy && isfinite(site->last_arrival)) /* the mutant tests/policy.sh must catch */
+        in->spread = site->last_arrival - first;
     for (i = 0; i < P; i++)
         mx = fmax(mx, x[(size_t)i * PAPCOLL__XCHG + PAPCOLL__X_EXIT]);
     if (!isnan(in->last_spread) && isfinite(mx))
@@ -313,6 +315,7 @@ static void finish(papcoll_site_t *site, const papcoll__args_t *a, const decisio
     site->timing.exit = now;
     site->timing.predicted = site->plan.has_pat ? site->plan.pred[a->rank] : NAN;
     site->timing.plan_iter = site->plan.iter;
+    site->timing.algo = d->algo;
     if (papcoll__record_call(site, a, d->algo, why, d->sel.detail, arrival, now)) {
         if (site->has_thread)
             papcoll__request_ship(site);

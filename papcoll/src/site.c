@@ -191,11 +191,13 @@ int papcoll_site_free(papcoll_site_t **psite)
 
 /* The algorithm the next call runs if its signature is the previous
  * call's (before the first call: the policy's, before its restrictions on
- * operations are known). */
+ * operations are known); for rules, auto and tune the last call's. */
 static int current_algo(const papcoll_site_t *site)
 {
     papcoll__selection_t s;
 
+    if (papcoll__policy_uses_data(&site->policy) && site->last_algo >= 0)
+        return site->last_algo; /* a policy that chooses per call: its last choice */
     papcoll__select(&site->policy, site->op, site->last_sig.root != -2 ? &site->last_sig : NULL, site->ctx->size,
                     site->ctx->has_monitor, &s);
     return s.algo;

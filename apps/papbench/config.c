@@ -42,7 +42,7 @@ enum {
 /* Defaults follow the paper's benchmark (Proficz 2020, Sect. 5.1). */
 static const cli_option_t option_table[O_COUNT] = {
     [O_OP] = {"op", "OP", "gather | scatter | bcast | reduce | allreduce (default gather)"},
-    [O_ALGOS] = {"algos", "LIST", "comma-separated algorithm names, or all (default all)"},
+    [O_ALGOS] = {"algos", "LIST", "comma-separated algorithm names or policies (auto, tune, rules:FILE), or all (default all)"},
     [O_SIZE] = {"size", "N",
                 "elements, K/M = 1024/1048576 (default 2M); gather, scatter: the whole vector,\n"
                 "                         N/P per rank; bcast, reduce, allreduce: the vector of every rank"},

@@ -132,7 +132,7 @@ static int find_algo(bench_config_t *cfg, const char *name, int i, char *err, si
     int a = papcoll_algo_find(cfg->op, algo), j;
 
     if (a < 0 && !is_policy(name)) {
-        snprintf(err, errlen, "--algos: unknown %s algorithm or policy '%s' (valid: %s, auto, tune, rules:FILE)",
+        snprintf(err, errlen, "--algos: unknown %s algorithm '%s' (valid: %s; or a policy: auto, tune, rules:FILE)",
                  papcoll_op_name(cfg->op), name, papcoll_algo_list(cfg->op, valid, sizeof valid));
         return -1;
     }

@@ -114,7 +114,7 @@ static void restrict_chain(papcoll_op_t op, int algo, const papcoll__sig_t *sig,
     out->fell_back = 0;
     /* Every chain ends at an algorithm that serves every call; the bound
      * only guards against a cycle in algos.def (the matrix checks there is none). */
-    for (steps = 0; sig != NULL && steps < 16; steps++) {
+    for (steps = 0; steps < 16; steps++) {
         why = papcoll__algo_check(op, algo, sig, P, has_monitor);
         if (why == PAPCOLL__WHY_OK)
             break;

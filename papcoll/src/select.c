@@ -158,7 +158,7 @@ static int choose_rules(const papcoll__policy_t *p, papcoll_op_t op, const papco
     double ratio = isnan(in->spread) || isnan(t) ? NAN : (t > 0 ? in->spread / t : INFINITY);
 
     k = papcoll__rules_match(&p->rules, op, in->P, in->bytes, ratio);
-    snprintf(out->detail, sizeof out->detail, "rules P=%d bytes=%.0f spread=%.3gs model=%.3gs ratio=%.3g rule=%.60s:%d",
+    snprintf(out->detail, sizeof out->detail, "policy=rules P=%d bytes=%.0f spread=%.3g model=%.3g ratio=%.3g rule=%.60s:%d",
              in->P, in->bytes, in->spread, t, ratio, k < 0 ? "none" : p->text + 6, k < 0 ? 0 : p->rules.r[k].line);
     if (k < 0) {
         snprintf(out->reason, sizeof out->reason, "policy %.96s: no rule matched, runs %s", p->text,
@@ -176,7 +176,7 @@ static int choose_auto(const papcoll__policy_t *p, papcoll_op_t op, const papcol
 
     papcoll__auto_choose(op, in, &p->acfg, eligible, e, &a);
     snprintf(out->detail, sizeof out->detail,
-             "auto P=%d bytes=%.0f spread=%.3gs base=%s model=%.3gs ratio=%.3g threshold=%.3g gain=%.3gs", in->P,
+             "policy=auto P=%d bytes=%.0f spread=%.3g base=%s model=%.3g ratio=%.3g threshold=%.3g gain=%.3g", in->P,
              in->bytes, in->spread, a.base >= 0 ? papcoll_algo_name(op, a.base) : "-", a.t_base, a.ratio,
              p->acfg.ratio, a.gain);
     snprintf(out->reason, sizeof out->reason, "policy %.96s: %s", p->text,
@@ -211,7 +211,7 @@ static int choose_tune(papcoll__policy_t *p, papcoll_op_t op, const papcoll__pin
     for (k = 0; k < t->nc && t->cand[k] != algo; k++)
         ;
     snprintf(out->detail, sizeof out->detail,
-             "tune phase=%s step=%d/%d explorations=%d last=%.3gs spread=%.3gs median=%.3gs ref=%.3gs", 
+             "policy=tune phase=%s step=%d cost=%d explorations=%d last=%.3g spread=%.3g median=%.3g ref=%.3g",
              t->phase == PAPCOLL__TUNE_EXPLORE ? "explore" : "exploit", t->step, papcoll__tune_cost(t),
              t->explorations, in->last_runtime, in->last_spread, k < t->nc ? papcoll__tune_median(t, k) : NAN,
              t->ref);

@@ -398,16 +398,18 @@ typedef struct {
     int algo;             /**< algorithm index: papcoll_algo_name(op, algo) */
     const char *reason;   /**< why the call ran algo, when it is not the algorithm of the
                                site's previous call (first call included); else NULL */
-    const char *detail;   /**< with reason: the policy's inputs as "key=value ..." text
-                               (rules, auto, tune: predicted spread, model time, gain, ...);
-                               "" for a fixed policy */
     int root;             /**< root (-1: allreduce) */
     long long bytes;      /**< packed bytes of one rank's block (gather, scatter) or of the vector */
     int count;            /**< the same in elements of datatype, on rank 0's side */
     const char *datatype; /**< MPI name of rank 0's datatype at the site's first traced call */
-    double plan_time;     /**< seconds rank 0 spent predicting and planning (NaN: no plan) */
+    double plan_time;     /**< seconds rank 0 spent predicting and planning, plus the choice of a
+                               rules, auto or tune policy (NaN: no plan, fixed policy) */
     int nranks;
     const papcoll_rank_record_t *ranks; /**< nranks entries, by rank */
+    const char *detail;   /**< with reason: the policy's inputs as "key=value ..." text
+                               (rules, auto, tune: predicted spread, model time, gain, ...);
+                               "" or NULL for a fixed policy (last, so that positional
+                               initialisers of the fields above keep working) */
 } papcoll_record_t;
 
 /** The clock state of every rank, at init and after each re-estimation. */

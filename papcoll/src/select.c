@@ -199,7 +199,7 @@ static void tune_start(papcoll__policy_t *p, papcoll_op_t op, elig_t *e)
 static int choose_tune(papcoll__policy_t *p, papcoll_op_t op, const papcoll__pin_t *in, elig_t *e,
                        papcoll__selection_t *out)
 {
-    static const char *const why[] = {"first exploration", "periodic re-exploration", "change point"};
+    static const char *const why[] = {"first exploration", "periodic re-exploration", "change point, re-exploration"};
     papcoll__tune_t *t = &p->tune;
     int algo, k;
 

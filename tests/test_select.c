@@ -36,7 +36,8 @@ static void test_rules_errors(void)
         const char *text, *want;
         int rc;
     } cases[] = {
-        {"gather * * * lin\ngather 1-4 * * nosuch\n", "t.conf:2: unknown gather algorithm 'nosuch'", PAPCOLL_ERR_ALGO},
+        {"gather * * * lin\ngather 1-4 * * nosuch\n", "t.conf:2: unknown gather algorithm 'nosuch'",
+         PAPCOLL_ERR_ALGO},
         {"# c\n\ngather * *\n", "t.conf:3: want 5 fields", PAPCOLL_ERR_POLICY},
         {"gathr * * * lin\n", "t.conf:1: unknown operation 'gathr'", PAPCOLL_ERR_POLICY},
         {"gather 8-2 * * lin\n", "t.conf:1: bad range", PAPCOLL_ERR_POLICY},
@@ -52,8 +53,8 @@ static void test_rules_errors(void)
         err[0] = '\0';
         rc = papcoll__rules_parse(cases[i].text, "t.conf", &t, err, sizeof err);
         check(rc == cases[i].rc, "rules case %zu: rc %d, want %d", i, rc, cases[i].rc);
-        check(strncmp(err, cases[i].want, strlen(cases[i].want)) == 0, "rules case %zu: err '%s', want '%s...'", i,
-              err, cases[i].want);
+        check(strncmp(err, cases[i].want, strlen(cases[i].want)) == 0,
+              "rules case %zu: err '%s', want '%s...'", i, err, cases[i].want);
     }
 }
 
@@ -70,7 +71,8 @@ static void test_rules_match(void)
 
     check(rc == PAPCOLL_OK && t.n == 5, "parse: rc %d n %d err %s", rc, t.n, err);
     check(papcoll__rules_match(&t, PAPCOLL_OP_GATHER, 8, 65536, 0.1) == 0, "gather small balanced: rule 0");
-    check(papcoll__rules_match(&t, PAPCOLL_OP_GATHER, 8, 65537, 0.1) == 2, "gather above 64K balanced: rule 2");
+    check(papcoll__rules_match(&t, PAPCOLL_OP_GATHER, 8, 65537, 0.1) == 2,
+          "gather above 64K balanced: rule 2");
     check(papcoll__rules_match(&t, PAPCOLL_OP_GATHER, 4, 1e6, 0.5) == 1, "ratio 0.5 opens rule 1");
     check(papcoll__rules_match(&t, PAPCOLL_OP_GATHER, 4, 1e6, 40) == 1, "ratio 40: rule 1");
     check(papcoll__rules_match(&t, PAPCOLL_OP_GATHER, 4, 100, NAN) == 2, "no prediction: only '*' ratios");
@@ -83,9 +85,18 @@ static void test_rules_match(void)
 
 static papcoll__pin_t pin(int P, double bytes, double spread, int mon)
 {
-    return (papcoll__pin_t){.P = P, .bytes = bytes, .commutative = 1, .has_monitor = mon, .alpha = 50e-6,
-                            .beta = 8e-9, .gamma = 1e-9, .seg = 65536, .spread = spread, .last_algo = -1,
-                            .last_runtime = NAN, .last_spread = NAN};
+    return (papcoll__pin_t){.P = P,
+                            .bytes = bytes,
+                            .commutative = 1,
+                            .has_monitor = mon,
+                            .alpha = 50e-6,
+                            .beta = 8e-9,
+                            .gamma = 1e-9,
+                            .seg = 65536,
+                            .spread = spread,
+                            .last_algo = -1,
+                            .last_runtime = NAN,
+                            .last_spread = NAN};
 }
 
 static void test_auto(void)
@@ -188,19 +199,20 @@ static void test_policy_text(void)
 {
     papcoll__policy_t p;
 
-    check(papcoll__policy_parse(PAPCOLL_OP_GATHER, "auto", &p) == PAPCOLL_OK && p.kind == PAPCOLL__POLICY_AUTO &&
-              p.acfg.ratio == 0.25,
+    check(papcoll__policy_parse(PAPCOLL_OP_GATHER, "auto", &p) == PAPCOLL_OK &&
+              p.kind == PAPCOLL__POLICY_AUTO && p.acfg.ratio == 0.25,
           "auto");
     check(papcoll__policy_parse(PAPCOLL_OP_GATHER, "auto:0.5", &p) == PAPCOLL_OK && p.acfg.ratio == 0.5,
           "auto:0.5");
-    check(papcoll__policy_parse(PAPCOLL_OP_GATHER, "tune:2,100", &p) == PAPCOLL_OK && p.tcfg.explore_calls == 2 &&
-              p.tcfg.period == 100,
+    check(papcoll__policy_parse(PAPCOLL_OP_GATHER, "tune:2,100", &p) == PAPCOLL_OK &&
+              p.tcfg.explore_calls == 2 && p.tcfg.period == 100,
           "tune:2,100");
     check(papcoll__policy_parse(PAPCOLL_OP_GATHER, "tune:0", &p) == PAPCOLL_ERR_POLICY, "tune:0 refused");
     check(papcoll__policy_parse(PAPCOLL_OP_GATHER, "rules:/nonexistent/x.conf", &p) == PAPCOLL_ERR_POLICY &&
               strstr(p.err, "/nonexistent/x.conf") != NULL,
           "missing rules file: '%s'", p.err);
-    check(papcoll__policy_parse(PAPCOLL_OP_GATHER, "bsls", &p) == PAPCOLL_OK && p.kind == PAPCOLL__POLICY_FIXED,
+    check(papcoll__policy_parse(PAPCOLL_OP_GATHER, "bsls", &p) == PAPCOLL_OK &&
+              p.kind == PAPCOLL__POLICY_FIXED,
           "plain name");
     check(papcoll__policy_parse(PAPCOLL_OP_GATHER, "what:x", &p) == PAPCOLL_ERR_POLICY, "unknown policy");
 }

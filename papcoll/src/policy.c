@@ -94,10 +94,14 @@ double papcoll__cost(papcoll_op_t op, int algo, const papcoll__pin_t *in)
 
 /* Counterparts: base -> {foreground variant, background variant}. */
 static const char *const sorted_tab[][4] = {
-    {"gather", "lin", "sls", "bsls"},      {"gather", "ls", "sls", "bsls"},
-    {"gather", "bnom", "sbn", "bsbn"},     {"scatter", "lin", "slin", "bsln"},
-    {"scatter", "bnom", "sbn", "bsbn"},    {"bcast", "binomial", "sorted", "bsorted"},
-    {"bcast", "pipelined", "sorted", "bsorted"}, {"bcast", "chain", "bchain", "bchain"},
+    {"gather", "lin", "sls", "bsls"},
+    {"gather", "ls", "sls", "bsls"},
+    {"gather", "bnom", "sbn", "bsbn"},
+    {"scatter", "lin", "slin", "bsln"},
+    {"scatter", "bnom", "sbn", "bsbn"},
+    {"bcast", "binomial", "sorted", "bsorted"},
+    {"bcast", "pipelined", "sorted", "bsorted"},
+    {"bcast", "chain", "bchain", "bchain"},
     {"bcast", "scatter_allgather", "bchain", "bchain"},
 };
 
@@ -225,8 +229,8 @@ static int rule_line(char *line, const char *name, int ln, papcoll__rule_t *r, c
     r->op = op;
     r->line = ln;
     if (range(f[1], &r->plo, &r->phi) || range(f[2], &r->blo, &r->bhi) || range(f[3], &r->rlo, &r->rhi)) {
-        snprintf(err, errlen, "%s:%d: bad range (want *, X, LO-HI, LO- or -HI; sizes may end in K, M, G)", name,
-                 ln);
+        snprintf(err, errlen, "%s:%d: bad range (want *, X, LO-HI, LO- or -HI; sizes may end in K, M, G)",
+                 name, ln);
         return PAPCOLL_ERR_POLICY;
     }
     if ((r->algo = papcoll_algo_find((papcoll_op_t)op, f[4])) < 0) {

@@ -16,15 +16,15 @@
 /* ---- inputs of one decision, all shared by every rank ---------------- */
 typedef struct {
     int P;
-    double bytes;      /* the signature's packed bytes */
-    int commutative;   /* reductions: the op commutes */
-    int has_monitor;   /* the context has monitor threads */
+    double bytes;              /* the signature's packed bytes */
+    int commutative;           /* reductions: the op commutes */
+    int has_monitor;           /* the context has monitor threads */
     double alpha, beta, gamma; /* the context's model (s, s/B, s/B) */
-    double seg;        /* segment bytes of SEGMENTED algorithms */
-    double spread;     /* predicted max - min arrival offset (s); NaN: none */
-    double last_runtime; /* previous call: max exit - min arrival (s); NaN: none */
-    double last_spread;  /* previous call: max - min arrival (s); NaN: none */
-    int last_algo;     /* the previous call's algorithm (-1: none) */
+    double seg;                /* segment bytes of SEGMENTED algorithms */
+    double spread;             /* predicted max - min arrival offset (s); NaN: none */
+    double last_runtime;       /* previous call: max exit - min arrival (s); NaN: none */
+    double last_spread;        /* previous call: max - min arrival (s); NaN: none */
+    int last_algo;             /* the previous call's algorithm (-1: none) */
 } papcoll__pin_t;
 
 /* Whether algo serves the call as it is (restrictions, background). */
@@ -41,10 +41,10 @@ int papcoll__sorted_of(papcoll_op_t op, int base, int commutative, int bg);
 /* ---- rules ------------------------------------------------------------ */
 #define PAPCOLL__RULES_MAX 64
 typedef struct {
-    int op;              /* papcoll_op_t */
-    double plo, phi;     /* P range, inclusive */
-    double blo, bhi;     /* bytes range, inclusive */
-    double rlo, rhi;     /* imbalance ratio: rlo <= r < rhi */
+    int op;          /* papcoll_op_t */
+    double plo, phi; /* P range, inclusive */
+    double blo, bhi; /* bytes range, inclusive */
+    double rlo, rhi; /* imbalance ratio: rlo <= r < rhi */
     int algo;
     int line;
 } papcoll__rule_t;
@@ -65,14 +65,14 @@ int papcoll__rules_match(const papcoll__rules_t *t, papcoll_op_t op, int P, doub
 
 /* ---- auto --------------------------------------------------------------- */
 typedef struct {
-    double ratio;     /* spread / modelled base time at which the sorted variant wins (default 0.25) */
+    double ratio; /* spread / modelled base time at which the sorted variant wins (default 0.25) */
 } papcoll__auto_cfg_t;
 typedef struct {
     int algo;
-    int base;         /* cheapest costed algorithm on balanced arrivals */
-    double t_base;    /* its modelled time (s) */
-    double ratio;     /* spread / t_base (NaN: no prediction) */
-    double gain;      /* predicted gain of algo over base under the predicted PAT (s) */
+    int base;      /* cheapest costed algorithm on balanced arrivals */
+    double t_base; /* its modelled time (s) */
+    double ratio;  /* spread / t_base (NaN: no prediction) */
+    double gain;   /* predicted gain of algo over base under the predicted PAT (s) */
 } papcoll__auto_out_t;
 void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, const papcoll__auto_cfg_t *cfg,
                           papcoll__eligible_fn ok, void *arg, papcoll__auto_out_t *out);
@@ -85,10 +85,10 @@ double papcoll__model_time(papcoll_op_t op, const papcoll__pin_t *in, papcoll__e
  * deviation s (at least floor); then the cumulative deviations from the
  * running mean, less delta s per sample, alarm beyond lambda s. */
 typedef struct {
-    double delta;   /* change tolerated, in units of s */
-    double lambda;  /* alarm threshold, in units of s */
-    double floor;   /* smallest s (units of x) */
-    int min_n;      /* samples that estimate s; no alarm before */
+    double delta;  /* change tolerated, in units of s */
+    double lambda; /* alarm threshold, in units of s */
+    double floor;  /* smallest s (units of x) */
+    int min_n;     /* samples that estimate s; no alarm before */
     int n;
     double mean, m2, s, up, up_min, dn, dn_max;
 } papcoll__ph_t;
@@ -101,9 +101,9 @@ int papcoll__ph_add(papcoll__ph_t *ph, double x);
 #define PAPCOLL__TUNE_WIN 8
 typedef enum { PAPCOLL__TUNE_EXPLORE, PAPCOLL__TUNE_EXPLOIT } papcoll__tune_phase_t;
 typedef struct {
-    int explore_calls;  /* runs of each candidate per exploration (default 3) */
-    int period;         /* exploit calls before a periodic re-exploration (default 500) */
-    int window;         /* samples of the median (<= PAPCOLL__TUNE_WIN, default 5) */
+    int explore_calls; /* runs of each candidate per exploration (default 3) */
+    int period;        /* exploit calls before a periodic re-exploration (default 500) */
+    int window;        /* samples of the median (<= PAPCOLL__TUNE_WIN, default 5) */
 } papcoll__tune_cfg_t;
 typedef struct {
     papcoll__tune_cfg_t cfg;
@@ -111,15 +111,15 @@ typedef struct {
     int cand[PAPCOLL__TUNE_MAXC];
     int nc;
     double t[PAPCOLL__TUNE_MAXC][PAPCOLL__TUNE_WIN]; /* recent run times per candidate (ring) */
-    int nt[PAPCOLL__TUNE_MAXC];   /* samples held */
-    int pos[PAPCOLL__TUNE_MAXC];  /* ring position */
+    int nt[PAPCOLL__TUNE_MAXC];                      /* samples held */
+    int pos[PAPCOLL__TUNE_MAXC];                     /* ring position */
     papcoll__tune_phase_t phase;
-    int step;           /* exploration: calls made in this exploration */
-    int since;          /* exploitation: calls since it started */
-    int best;           /* exploited candidate (index into cand) */
-    int explorations;   /* explorations started (the first included) */
-    int why;            /* 0 start, 1 period, 2 change point */
-    double ref;         /* run time median of the best when exploitation started */
+    int step;         /* exploration: calls made in this exploration */
+    int since;        /* exploitation: calls since it started */
+    int best;         /* exploited candidate (index into cand) */
+    int explorations; /* explorations started (the first included) */
+    int why;          /* 0 start, 1 period, 2 change point */
+    double ref;       /* run time median of the best when exploitation started */
 } papcoll__tune_t;
 /* Candidates: the eligible algorithms of op in algos.def order. */
 void papcoll__tune_init(papcoll__tune_t *t, const papcoll__tune_cfg_t *cfg, const int *cand, int nc);

@@ -56,8 +56,8 @@ static int parse_data(papcoll_op_t op, const char *text, papcoll__policy_t *out)
     else if (*p != '\0' || (p[-1] != ':' && 0))
         return PAPCOLL_ERR_POLICY;
     if (parse_params(p, out) != 0) {
-        snprintf(out->err, sizeof out->err, "policy '%s': bad parameters (auto[:RATIO], tune[:EXPLORE[,PERIOD]])",
-                 text);
+        snprintf(out->err, sizeof out->err,
+                 "policy '%s': bad parameters (auto[:RATIO], tune[:EXPLORE[,PERIOD]])", text);
         return PAPCOLL_ERR_POLICY;
     }
     snprintf(out->text, sizeof out->text, "%s", text);
@@ -73,13 +73,15 @@ int papcoll__policy_parse(papcoll_op_t op, const char *text, papcoll__policy_t *
         return PAPCOLL_ERR_POLICY;
     memset(out, 0, sizeof(*out));
     if (strncmp(text, "rules:", 6) == 0 || strncmp(text, "auto", 4) == 0 || strncmp(text, "tune", 4) == 0) {
-        if (papcoll_algo_find(op, text) < 0 && (strchr(text, ':') || !strcmp(text, "auto") || !strcmp(text, "tune")))
+        if (papcoll_algo_find(op, text) < 0 &&
+            (strchr(text, ':') || !strcmp(text, "auto") || !strcmp(text, "tune")))
             return parse_data(op, text, out);
     }
     if (strncmp(text, "fixed:", 6) == 0)
         name = text + 6;
     else if (strchr(text, ':') != NULL) {
-        snprintf(out->err, sizeof out->err, "unknown policy '%s' (fixed:NAME, NAME, rules:FILE, auto, tune)", text);
+        snprintf(out->err, sizeof out->err, "unknown policy '%s' (fixed:NAME, NAME, rules:FILE, auto, tune)",
+                 text);
         return PAPCOLL_ERR_POLICY;
     }
     if ((i = papcoll_algo_find(op, name)) < 0)
@@ -126,15 +128,15 @@ static void restrict_chain(papcoll_op_t op, int algo, const papcoll__sig_t *sig,
     out->algo = algo;
 }
 
-void papcoll__select(const papcoll__policy_t *policy, papcoll_op_t op, const papcoll__sig_t *sig,
-                     int P, int has_monitor, papcoll__selection_t *out)
+void papcoll__select(const papcoll__policy_t *policy, papcoll_op_t op, const papcoll__sig_t *sig, int P,
+                     int has_monitor, papcoll__selection_t *out)
 {
     out->detail[0] = '\0';
     if (policy->kind == PAPCOLL__POLICY_FIXED)
         snprintf(out->reason, sizeof(out->reason), "policy %.96s", policy->text);
     else
-        snprintf(out->reason, sizeof(out->reason), "policy %.96s: no exchanged data yet, runs %s", policy->text,
-                 papcoll_algo_name(op, policy->algo));
+        snprintf(out->reason, sizeof(out->reason), "policy %.96s: no exchanged data yet, runs %s",
+                 policy->text, papcoll_algo_name(op, policy->algo));
     restrict_chain(op, policy->algo, sig, P, has_monitor, out);
 }
 
@@ -158,8 +160,9 @@ static int choose_rules(const papcoll__policy_t *p, papcoll_op_t op, const papco
     double ratio = isnan(in->spread) || isnan(t) ? NAN : (t > 0 ? in->spread / t : INFINITY);
 
     k = papcoll__rules_match(&p->rules, op, in->P, in->bytes, ratio);
-    snprintf(out->detail, sizeof out->detail, "policy=rules P=%d bytes=%.0f spread=%.3g model=%.3g ratio=%.3g rule=%.60s:%d",
-             in->P, in->bytes, in->spread, t, ratio, k < 0 ? "none" : p->text + 6, k < 0 ? 0 : p->rules.r[k].line);
+    snprintf(out->detail, sizeof out->detail,
+             "policy=rules P=%d bytes=%.0f spread=%.3g model=%.3g ratio=%.3g rule=%.60s:%d", in->P, in->bytes,
+             in->spread, t, ratio, k < 0 ? "none" : p->text + 6, k < 0 ? 0 : p->rules.r[k].line);
     if (k < 0) {
         snprintf(out->reason, sizeof out->reason, "policy %.96s: no rule matched, runs %s", p->text,
                  papcoll_algo_name(op, p->algo));
@@ -176,9 +179,9 @@ static int choose_auto(const papcoll__policy_t *p, papcoll_op_t op, const papcol
 
     papcoll__auto_choose(op, in, &p->acfg, eligible, e, &a);
     snprintf(out->detail, sizeof out->detail,
-             "policy=auto P=%d bytes=%.0f spread=%.3g base=%s model=%.3g ratio=%.3g threshold=%.3g gain=%.3g", in->P,
-             in->bytes, in->spread, a.base >= 0 ? papcoll_algo_name(op, a.base) : "-", a.t_base, a.ratio,
-             p->acfg.ratio, a.gain);
+             "policy=auto P=%d bytes=%.0f spread=%.3g base=%s model=%.3g ratio=%.3g threshold=%.3g gain=%.3g",
+             in->P, in->bytes, in->spread, a.base >= 0 ? papcoll_algo_name(op, a.base) : "-", a.t_base,
+             a.ratio, p->acfg.ratio, a.gain);
     snprintf(out->reason, sizeof out->reason, "policy %.96s: %s", p->text,
              a.algo != a.base ? "imbalance above threshold, sorted variant" : "base algorithm by model cost");
     return a.algo;
@@ -199,7 +202,8 @@ static void tune_start(papcoll__policy_t *p, papcoll_op_t op, elig_t *e)
 static int choose_tune(papcoll__policy_t *p, papcoll_op_t op, const papcoll__pin_t *in, elig_t *e,
                        papcoll__selection_t *out)
 {
-    static const char *const why[] = {"first exploration", "periodic re-exploration", "change point, re-exploration"};
+    static const char *const why[] = {"first exploration", "periodic re-exploration",
+                                      "change point, re-exploration"};
     papcoll__tune_t *t = &p->tune;
     int algo, k;
 
@@ -210,11 +214,12 @@ static int choose_tune(papcoll__policy_t *p, papcoll_op_t op, const papcoll__pin
     algo = papcoll__tune_next(t);
     for (k = 0; k < t->nc && t->cand[k] != algo; k++)
         ;
-    snprintf(out->detail, sizeof out->detail,
-             "policy=tune phase=%s step=%d cost=%d explorations=%d last=%.3g spread=%.3g median=%.3g ref=%.3g",
-             t->phase == PAPCOLL__TUNE_EXPLORE ? "explore" : "exploit", t->step, papcoll__tune_cost(t),
-             t->explorations, in->last_runtime, in->last_spread, k < t->nc ? papcoll__tune_median(t, k) : NAN,
-             t->ref);
+    snprintf(
+        out->detail, sizeof out->detail,
+        "policy=tune phase=%s step=%d cost=%d explorations=%d last=%.3g spread=%.3g median=%.3g ref=%.3g",
+        t->phase == PAPCOLL__TUNE_EXPLORE ? "explore" : "exploit", t->step, papcoll__tune_cost(t),
+        t->explorations, in->last_runtime, in->last_spread, k < t->nc ? papcoll__tune_median(t, k) : NAN,
+        t->ref);
     snprintf(out->reason, sizeof out->reason, "policy %.96s: %s", p->text,
              t->phase == PAPCOLL__TUNE_EXPLORE ? why[t->why] : "best recent median");
     return algo;

@@ -31,9 +31,9 @@ typedef enum {
 
 typedef struct {
     papcoll__policy_kind_t kind;
-    int algo;           /* FIXED: the algorithm asked for; others: before any exchanged data */
-    char text[288];     /* canonical text, e.g. "fixed:bsls", "rules:configs/papcoll/rules-emu8.conf" */
-    char err[320];      /* why parsing failed ("FILE:LINE: ...") */
+    int algo;                 /* FIXED: the algorithm asked for; others: before any exchanged data */
+    char text[288];           /* canonical text, e.g. "fixed:bsls", "rules:configs/papcoll/rules-emu8.conf" */
+    char err[320];            /* why parsing failed ("FILE:LINE: ...") */
     papcoll__rules_t rules;   /* RULES */
     papcoll__auto_cfg_t acfg; /* AUTO */
     papcoll__tune_cfg_t tcfg; /* TUNE */
@@ -43,9 +43,9 @@ typedef struct {
 
 /* The outcome of one selection. */
 typedef struct {
-    int algo;           /* the algorithm the call runs */
-    int fell_back;      /* algo is a fallback of the policy's choice */
-    char reason[160];   /* why algo: the policy, and each fallback step */
+    int algo;                         /* the algorithm the call runs */
+    int fell_back;                    /* algo is a fallback of the policy's choice */
+    char reason[160];                 /* why algo: the policy, and each fallback step */
     char detail[PAPCOLL__DETAIL_MAX]; /* the policy's inputs, "key=value ..." ("" for fixed) */
 } papcoll__selection_t;
 
@@ -60,8 +60,8 @@ int papcoll__policy_uses_data(const papcoll__policy_t *policy);
 
 /* The algorithm of a call with signature sig on P ranks; data-dependent
  * policies: their choice before any exchanged data (the op's baseline). */
-void papcoll__select(const papcoll__policy_t *policy, papcoll_op_t op, const papcoll__sig_t *sig,
-                     int P, int has_monitor, papcoll__selection_t *out);
+void papcoll__select(const papcoll__policy_t *policy, papcoll_op_t op, const papcoll__sig_t *sig, int P,
+                     int has_monitor, papcoll__selection_t *out);
 
 /* A data-dependent policy's choice from shared inputs (in: P, has_monitor
  * and the exchanged values); TUNE first takes in's observation of the

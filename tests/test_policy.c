@@ -64,7 +64,7 @@ static int write_trace(const char *path, const char *config)
             for (i = 0; i < P; i++)
                 ranks[i] = (papcoll_rank_record_t){k, k, k, k, k + (i ? runtime(e, k) : 0), NAN};
             rec = (papcoll_record_t){e, names[e], PAPCOLL_OP_GATHER, k,    0, reason(e, k), 0,
-                                     8, 2,        "MPI_FLOAT",       2e-6, P, ranks};
+                                     8, 2,        "MPI_FLOAT",       2e-6, P, ranks, NULL};
             if (sink.record(sink.arg, &rec) != 0)
                 return -1;
         }

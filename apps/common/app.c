@@ -81,10 +81,17 @@ int app_config_algo(const cli_opts_t *o, int i, papcoll_op_t op, char *err, size
 {
     char valid[512], expected[600];
 
-    if (o->opt[i].value == NULL || papcoll_algo_find(op, o->opt[i].value) >= 0)
+    const char *v = o->opt[i].value;
+
+    if (v == NULL || papcoll_algo_find(op, strncmp(v, "fixed:", 6) == 0 ? v + 6 : v) >= 0)
         return CLI_OK;
-    snprintf(expected, sizeof expected, "a %s algorithm (%s)", papcoll_op_name(op),
-             papcoll_algo_list(op, valid, sizeof valid));
+    /* Data-dependent policies (docs/policies.md): papcoll checks their
+     * parameters and rules file when the site is created. */
+    if (strcmp(v, "auto") == 0 || strcmp(v, "tune") == 0 || strncmp(v, "auto:", 5) == 0 ||
+        strncmp(v, "tune:", 5) == 0 || (strncmp(v, "rules:", 6) == 0 && v[6] != '\0'))
+        return CLI_OK;
+    snprintf(expected, sizeof expected, "a %s algorithm (%s) or policy (auto, tune, rules:FILE)",
+             papcoll_op_name(op), papcoll_algo_list(op, valid, sizeof valid));
     return cli_opts_fail(o, i, expected, err, errlen);
 }
 

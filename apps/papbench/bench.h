@@ -32,6 +32,7 @@ typedef struct {
     double *lower_bound; /* the op's lower bound of r for these arrivals (s) */
     double *round_model; /* reduce: R(a) d of the round model (s) */
     double *balanced;    /* the run times of the calibration rounds (s) */
+    double *decision;    /* rank 0's time to choose the algorithm (s; 0: a fixed algorithm) */
 } algo_result_t;
 
 typedef struct {

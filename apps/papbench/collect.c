@@ -180,7 +180,7 @@ static int report(const bench_t *b, int a, long g, const char *what, long long b
     if (owner >= 0)
         snprintf(block, sizeof block, " (block of rank %d, index %lld)", owner, bad);
     fprintf(stderr, "papbench: validation FAILED: %s %s, %s, rank %d: %s, first bad element %lld%s\n",
-            papcoll_op_name(c->op), papcoll_algo_name(c->op, c->algos[a]),
+            papcoll_op_name(c->op), bench_label(c, a),
             bench_round_label(c, g, round, sizeof round), b->rank, what,
             owner >= 0 ? (long long)owner * c->count + bad : bad, block);
     return 1;

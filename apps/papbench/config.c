@@ -42,7 +42,7 @@ enum {
 /* Defaults follow the paper's benchmark (Proficz 2020, Sect. 5.1). */
 static const cli_option_t option_table[O_COUNT] = {
     [O_OP] = {"op", "OP", "gather | scatter | bcast | reduce | allreduce (default gather)"},
-    [O_ALGOS] = {"algos", "LIST", "comma-separated algorithm names, or all (default all)"},
+    [O_ALGOS] = {"algos", "LIST", "comma-separated algorithm names or policies (auto, tune, rules:FILE), or all (default all)"},
     [O_SIZE] = {"size", "N",
                 "elements, K/M = 1024/1048576 (default 2M); gather, scatter: the whole vector,\n"
                 "                         N/P per rank; bcast, reduce, allreduce: the vector of every rank"},
@@ -92,37 +92,62 @@ static int parse_op(bench_config_t *cfg, char *err, size_t errlen)
     return CLI_OK;
 }
 
+const char *bench_label(const bench_config_t *cfg, int a)
+{
+    return cfg->entry[a];
+}
+
 static int all_algos(bench_config_t *cfg, char *err, size_t errlen)
 {
     int i, n = papcoll_algo_count(cfg->op);
 
-    if ((cfg->algos = malloc((size_t)n * sizeof *cfg->algos)) == NULL) {
+    cfg->algos = malloc((size_t)n * sizeof *cfg->algos);
+    cfg->entry = calloc((size_t)n, sizeof *cfg->entry);
+    if (cfg->algos == NULL || cfg->entry == NULL) {
         snprintf(err, errlen, "out of memory");
         return CLI_ERROR;
     }
-    for (i = 0; i < n; i++)
+    for (i = 0; i < n; i++) {
         cfg->algos[i] = i;
+        snprintf(cfg->entry[i], sizeof cfg->entry[i], "%s", papcoll_algo_name(cfg->op, i));
+    }
     cfg->nalgos = n;
     return CLI_OK;
 }
 
-/* Index of an algorithm name of the list; unknown and repeated names are errors. */
-static int find_algo(const bench_config_t *cfg, const char *name, int listed, char *err, size_t errlen)
+/* Whether name is a data-dependent policy (docs/policies.md); papcoll
+ * checks its parameters and file when the site is created. */
+static int is_policy(const char *name)
+{
+    return strcmp(name, "auto") == 0 || strcmp(name, "tune") == 0 || strncmp(name, "auto:", 5) == 0 ||
+           strncmp(name, "tune:", 5) == 0 || (strncmp(name, "rules:", 6) == 0 && name[6] != '\0');
+}
+
+/* Entry i of the list: an algorithm ("NAME", "fixed:NAME") or a policy;
+ * unknown and repeated entries are errors.  Returns 0, or -1. */
+static int find_algo(bench_config_t *cfg, const char *name, int i, char *err, size_t errlen)
 {
     char valid[1024];
-    int a = papcoll_algo_find(cfg->op, name), j;
+    const char *algo = strncmp(name, "fixed:", 6) == 0 ? name + 6 : name;
+    int a = papcoll_algo_find(cfg->op, algo), j;
 
-    if (a < 0) {
-        snprintf(err, errlen, "--algos: unknown %s algorithm '%s' (valid: %s)", papcoll_op_name(cfg->op),
-                 name, papcoll_algo_list(cfg->op, valid, sizeof valid));
+    if (a < 0 && !is_policy(name)) {
+        snprintf(err, errlen, "--algos: unknown %s algorithm '%s' (valid: %s; or a policy: auto, tune, rules:FILE)",
+                 papcoll_op_name(cfg->op), name, papcoll_algo_list(cfg->op, valid, sizeof valid));
         return -1;
     }
-    for (j = 0; j < listed; j++)
-        if (cfg->algos[j] == a) {
+    if (strlen(name) >= sizeof cfg->entry[i]) {
+        snprintf(err, errlen, "--algos: '%.40s...' is too long", name);
+        return -1;
+    }
+    snprintf(cfg->entry[i], sizeof cfg->entry[i], "%s", a >= 0 ? papcoll_algo_name(cfg->op, a) : name);
+    for (j = 0; j < i; j++)
+        if (strcmp(cfg->entry[j], cfg->entry[i]) == 0) {
             snprintf(err, errlen, "--algos: '%s' is listed twice", name);
             return -1;
         }
-    return a;
+    cfg->algos[i] = a;
+    return 0;
 }
 
 static int parse_algos(bench_config_t *cfg, char *err, size_t errlen)
@@ -137,11 +162,14 @@ static int parse_algos(bench_config_t *cfg, char *err, size_t errlen)
         return cli_opts_fail(&cfg->opts, O_ALGOS, "a comma-separated list of algorithm names or all", err,
                              errlen);
     cfg->algos = malloc((size_t)n * sizeof *cfg->algos);
-    for (i = 0; cfg->algos != NULL && i < n; i++) {
+    cfg->entry = calloc((size_t)n, sizeof *cfg->entry);
+    if (cfg->entry == NULL) {
+        free(cfg->algos);
+        cfg->algos = NULL;
+    }
+    for (i = 0; cfg->algos != NULL && i < n; i++)
         if ((a = find_algo(cfg, names[i], i, err, errlen)) < 0)
             break;
-        cfg->algos[i] = a;
-    }
     if (cfg->algos == NULL)
         snprintf(err, errlen, "out of memory");
     cfg->nalgos = i;
@@ -158,7 +186,7 @@ static int parse_baseline(bench_config_t *cfg, char *err, size_t errlen)
     if (v == NULL)
         return CLI_OK;
     for (i = 0; i < cfg->nalgos; i++)
-        if (strcmp(papcoll_algo_name(cfg->op, cfg->algos[i]), v) == 0) {
+        if (strcmp(bench_label(cfg, i), v) == 0) {
             cfg->baseline = i;
             return CLI_OK;
         }
@@ -352,9 +380,9 @@ void config_text(const bench_config_t *c, char *buf, size_t len)
     text_init(&t, buf, len);
     text_add(&t, "[papbench]\nop = %s\nalgos = ", papcoll_op_name(c->op));
     for (a = 0; a < c->nalgos; a++)
-        text_add(&t, "%s%s", a ? "," : "", papcoll_algo_name(c->op, c->algos[a]));
+        text_add(&t, "%s%s", a ? "," : "", bench_label(c, a));
     text_add(&t, "\nbaseline = %s\nsize = %lld\nblock = %lld\ntype = %s\n",
-             papcoll_algo_name(c->op, c->algos[c->baseline]), blocks ? c->count * c->nprocs : c->count,
+             bench_label(c, c->baseline), blocks ? c->count * c->nprocs : c->count,
              c->count, elem_name(c->type));
     if (c->reduction)
         text_key(&t, "reduce-op", red_name(c->reduce_op));
@@ -409,7 +437,9 @@ void config_usage(void)
 void config_free(bench_config_t *cfg)
 {
     free(cfg->algos);
+    free(cfg->entry);
     cfg->algos = NULL;
+    cfg->entry = NULL;
     cfg->nalgos = 0;
     pattern_free(&cfg->pattern);
     cli_opts_free(&cfg->opts);

@@ -30,7 +30,9 @@
 typedef struct {
     papcoll_op_t op;
     int nalgos;
-    int *algos;     /* algorithm indices within op, in the order given */
+    int *algos;     /* algorithm indices within op, in the order given (-1: a policy) */
+    char (*entry)[288]; /* each entry's policy: an algorithm name, or auto, tune[:...],
+                           auto[:...], rules:FILE (docs/policies.md) */
     int baseline;   /* position of the baseline in algos[] */
     long long size; /* elements requested (--size) */
     /* Elements of each rank's argument: gather and scatter, its block
@@ -62,6 +64,9 @@ typedef struct {
     int nprocs;
     cli_opts_t opts;
 } bench_config_t;
+
+/* The label of entry a of --algos: its algorithm name, or its policy text. */
+const char *bench_label(const bench_config_t *cfg, int a);
 
 /*
  * Parses argv for nprocs ranks.  Returns CLI_OK, CLI_HELP (--help was

@@ -21,11 +21,12 @@ typedef struct {
     pm_stats_t absorption;      /* --calibrate: A = t(pi) - r + I per iteration (median t(pi)) */
     pm_stats_t absorption_norm; /* A / t(pi) */
     double speedup;             /* median run time of the baseline / own median */
+    pm_stats_t decision;        /* rank 0's decision time of a policy (auto, tune, rules) */
 } summary_t;
 
 static const char *algo_name(const bench_t *b, int a)
 {
-    return papcoll_algo_name(b->cfg->op, b->cfg->algos[a]);
+    return bench_label(b->cfg, a);
 }
 
 static const char *thread_level_name(int level)
@@ -66,7 +67,7 @@ static void print_monitor(const bench_t *b)
     for (a = 0; a < b->cfg->nalgos; a++) {
         const char *ran = papcoll_site_algo(b->res[a].site);
 
-        if (strcmp(ran, algo_name(b, a)) != 0)
+        if (b->cfg->algos[a] >= 0 && strcmp(ran, algo_name(b, a)) != 0) /* policies choose per call */
             printf("  note         %s runs as %s\n", algo_name(b, a), ran);
     }
 }
@@ -191,6 +192,7 @@ static int summarize_one(const bench_t *b, int a, double *tmp, summary_t *s)
     rc |= pm_stats(r->elapsed, n, &s->elapsed);
     rc |= pm_stats(r->imbalance, n, &s->imbalance);
     rc |= pm_stats(r->lower_bound, n, &s->lower_bound);
+    rc |= pm_stats(r->decision, n, &s->decision);
     for (i = 0; i < n; i++)
         tmp[i] = pm_efficiency(r->lower_bound[i], r->runtime[i]);
     rc |= pm_stats(tmp, n, &s->efficiency);
@@ -369,6 +371,7 @@ static void json_result(json_t *j, const bench_t *b, int a, const summary_t *s)
         json_stats(j, "absorption", &s->absorption);
         json_stats(j, "absorption_norm", &s->absorption_norm);
     }
+    json_stats(j, "decision", &s->decision);
     json_number(j, "speedup", s->speedup);
     json_end(j);
 }
@@ -438,9 +441,9 @@ static void print_summary(const bench_t *b, const summary_t *s)
 
     for (a = 0; a < b->cfg->nalgos; a++)
         printf("summary: op=%s algo=%s P=%d runtime_median_ms=%.3f elapsed_median_ms=%.3f "
-               "speedup=%.3f efficiency=%.3f\n",
+               "speedup=%.3f efficiency=%.3f decision_mean_us=%.3f\n",
                papcoll_op_name(b->cfg->op), algo_name(b, a), b->nprocs, 1e3 * s[a].runtime.median,
-               1e3 * s[a].elapsed.median, s[a].speedup, s[a].efficiency.median);
+               1e3 * s[a].elapsed.median, s[a].speedup, s[a].efficiency.median, 1e6 * s[a].decision.mean);
 }
 
 /* One grep-able line: the latency spread and the CPU the loop used (limits.h). */

@@ -102,7 +102,7 @@ static int start_papcoll(bench_t *b)
         return app_papcoll_status(rc);
     }
     for (a = 0; a < c->nalgos; a++) {
-        const char *algo = papcoll_algo_name(c->op, c->algos[a]);
+        const char *algo = bench_label(c, a);
 
         snprintf(name, sizeof name, "papbench-%s", algo);
         rc = app_site(b->app, name, c->op, algo, &b->res[a].site);
@@ -134,6 +134,7 @@ static int alloc_results(bench_t *b)
         algo_result_t *r = &b->res[a];
 
         r->runtime = alloc(n, d, &ok);
+        r->decision = alloc(n, d, &ok);
         r->elapsed = alloc(n, d, &ok);
         r->imbalance = alloc(n, d, &ok);
         r->min_arrival = alloc(n, d, &ok);
@@ -235,7 +236,7 @@ static void die(const bench_t *b, int a, long g, const char *what, int rc)
 {
     char where[160], round[64];
 
-    snprintf(where, sizeof where, "%s, %s", papcoll_algo_name(b->cfg->op, b->cfg->algos[a]),
+    snprintf(where, sizeof where, "%s, %s", bench_label(b->cfg, a),
              bench_round_label(b->cfg, g, round, sizeof round));
     app_die(b->app, what, where, rc);
 }
@@ -277,7 +278,10 @@ static void metrics(bench_t *b, int a, long i)
     const double *arr = &r->arrival[i * b->nprocs];
     int p, P = b->nprocs;
 
+    papcoll_timing_t t;
+
     r->runtime[i] = pm_runtime(&call);
+    r->decision[i] = papcoll_site_last_timing(r->site, &t) == PAPCOLL_OK ? t.decision : 0.0;
     r->elapsed[i] = pm_elapsed(&call);
     r->imbalance[i] = pm_imbalance(&call);
     r->min_arrival[i] = amin - b->t_start;
@@ -327,7 +331,7 @@ static void progress(bench_t *b, int a, long g)
 
     if (t >= 0)
         fprintf(stderr, "papbench: %8.1f s  %s, %s\n", t, bench_round_label(c, g, round, sizeof round),
-                papcoll_algo_name(c->op, c->algos[a]));
+                bench_label(c, a));
 }
 
 /*
@@ -347,7 +351,7 @@ static void calibrated(bench_t *b)
         b->delay_scale = c->maxdelay_rel * 1e3 * b->t_balanced;
     if (b->rank == 0 && !c->quiet)
         fprintf(stderr, "papbench: balanced run time of %s: %.3f ms (median of %ld rounds)%s\n",
-                papcoll_algo_name(c->op, c->algos[c->baseline]), 1e3 * b->t_balanced, c->calibrate,
+                bench_label(c, c->baseline), 1e3 * b->t_balanced, c->calibrate,
                 c->maxdelay_rel > 0 ? ", the unit of --maxdelay" : "");
 }
 
@@ -398,6 +402,7 @@ int bench_measure(bench_t *b)
 static void free_results(algo_result_t *r)
 {
     free(r->runtime);
+    free(r->decision);
     free(r->elapsed);
     free(r->imbalance);
     free(r->min_arrival);

@@ -178,6 +178,77 @@ static int check_agreement(papcoll_site_t *site, const decision_t *d)
     return PAPCOLL_ERR_AGREE;
 }
 
+/* Max - min of the finite values x[i * stride] (NaN: fewer than two). */
+static double spread_of(const double *x, int n, int stride, double *lo)
+{
+    double mn = INFINITY, mx = -INFINITY;
+    int i, k = 0;
+
+    for (i = 0; i < n; i++)
+        if (isfinite(x[(size_t)i * stride])) {
+            mn = fmin(mn, x[(size_t)i * stride]);
+            mx = fmax(mx, x[(size_t)i * stride]);
+            k++;
+        }
+    if (lo != NULL)
+        *lo = mn;
+    return k >= 2 ? mx - mn : NAN;
+}
+
+/* The shared inputs of a data-dependent policy: the signature, P, the
+ * model, the prediction (pat, or the exchange's) and the exchanged
+ * arrivals and exits of the previous call.  Never a local clock. */
+static void data_inputs(const papcoll_site_t *site, const papcoll__args_t *a, const double *pat, papcoll__pin_t *in)
+{
+    const papcoll_ctx_t *ctx = site->ctx;
+    const double *x = site->xchg;
+    double first, mx = -INFINITY;
+    int i, P = a->size;
+
+    *in = (papcoll__pin_t){.P = P, .bytes = (double)a->bytes, .commutative = a->sig.commutative,
+                           .has_monitor = ctx->has_monitor, .seg = (double)ctx->segment_bytes,
+                           .last_algo = site->last_algo, .last_runtime = NAN, .last_spread = NAN};
+    in->alpha = ctx->has_model ? ctx->model.v[PAPCOLL__M_ALPHA] : NAN;
+    in->beta = ctx->has_model ? ctx->model.v[PAPCOLL__M_BETA] : NAN;
+    in->gamma = ctx->has_model ? ctx->model.v[PAPCOLL__M_GAMMA] : NAN;
+    in->spread = pat != NULL ? spread_of(pat, P, 1, NULL) : site->pred_ok ? spread_of(site->pred, P, 1, NULL) : NAN;
+    if (pat != NULL)
+        return; /* no exchange: nothing observed */
+    in->last_spread = spread_of(x + PAPCOLL__X_ARRIVAL, P, PAPCOLL__XCHG, &first);
+    if (site->test_local_policy && isfinite(site->last_arrival)) /* the mutant tests/policy.sh must catch */
+        in->spread = site->last_arrival - first;
+    for (i = 0; i < P; i++)
+        mx = fmax(mx, x[(size_t)i * PAPCOLL__XCHG + PAPCOLL__X_EXIT]);
+    if (!isnan(in->last_spread) && isfinite(mx))
+        in->last_runtime = mx - first;
+}
+
+/* A data-dependent policy: the exchange of this call (queued at the edge,
+ * or now), waited for, then the choice from its values. */
+static int decide_data(papcoll_site_t *site, const papcoll__args_t *a, const double *pat, decision_t *d)
+{
+    papcoll__planreq_t req = {site->est, 1, NULL, &a->sig, 1, 0};
+    papcoll__pin_t in;
+    double t0;
+    int rc = PAPCOLL_OK;
+
+    if (pat == NULL && site->has_thread) {
+        rc = decide_monitor(site, a, d); /* the baseline needs no plan: an exchange only */
+        rc = rc ? rc : papcoll__wait_plan(site);
+    } else if (pat == NULL) {
+        rc = papcoll__plan_inline(site, &req);
+    }
+    if (rc != PAPCOLL_OK)
+        return rc;
+    t0 = papcoll__mono();
+    data_inputs(site, a, pat, &in);
+    papcoll__select_data(&site->policy, site->op, &a->sig, &in, &d->sel);
+    site->timing.decision = papcoll__mono() - t0;
+    d->algo = d->sel.algo;
+    d->reason = d->sel.reason;
+    return PAPCOLL_OK;
+}
+
 static int decide(papcoll_site_t *site, const papcoll__args_t *a, int use_pat, const double *pat,
                   decision_t *d)
 {
@@ -188,8 +259,13 @@ static int decide(papcoll_site_t *site, const papcoll__args_t *a, int use_pat, c
     papcoll__select(&site->policy, site->op, &a->sig, a->size, ctx->has_monitor, &d->sel);
     d->algo = d->sel.algo;
     d->reason = d->sel.reason;
+    site->timing.decision = 0;
+    if (papcoll__policy_uses_data(&site->policy) && (rc = decide_data(site, a, use_pat ? pat : NULL, d)) != 0)
+        return rc;
     if (use_pat)
         rc = decide_pat(site, a, pat, d);
+    else if (papcoll__policy_uses_data(&site->policy))
+        rc = PAPCOLL_OK; /* exchanged, chosen; settle plans */
     else if (site->has_thread)
         rc = decide_monitor(site, a, d);
     else if (papcoll_algo_flags(site->op, d->sel.algo) & PAPCOLL_F_NEEDS_PAT)
@@ -239,7 +315,8 @@ static void finish(papcoll_site_t *site, const papcoll__args_t *a, const decisio
     site->timing.exit = now;
     site->timing.predicted = site->plan.has_pat ? site->plan.pred[a->rank] : NAN;
     site->timing.plan_iter = site->plan.iter;
-    if (papcoll__record_call(site, a, d->algo, why, arrival, now)) {
+    site->timing.algo = d->algo;
+    if (papcoll__record_call(site, a, d->algo, why, d->sel.detail, arrival, now)) {
         if (site->has_thread)
             papcoll__request_ship(site);
         else

@@ -57,7 +57,7 @@ struct papcoll_ctx {
     papcoll__fallback_t fallback;
     papcoll__predspec_t pred;
     char pred_text[32];
-    char policy_default[PAPCOLL_OP_COUNT][64];
+    char policy_default[PAPCOLL_OP_COUNT][288]; /* a policy text (rules:FILE may be long) */
     /* The global clock (clock.c); clock_lock guards clock and clock_tref. */
     papcoll_clock_t clock;
     double clock_tref;      /* raw time the offset refers to */

@@ -67,7 +67,7 @@ static void name_type(papcoll_site_t *site, MPI_Datatype type)
 }
 
 int papcoll__record_call(papcoll_site_t *site, const papcoll__args_t *a, int algo, const char *reason,
-                         double arrival, double exit)
+                         const char *detail, double arrival, double exit)
 {
     papcoll__batch_t *b = &site->batch;
     papcoll__rec_t *r;
@@ -80,6 +80,7 @@ int papcoll__record_call(papcoll_site_t *site, const papcoll__args_t *a, int alg
     if (site->ctx->rank == 0) {
         name_type(site, type);
         snprintf(b->reason[b->n], sizeof(b->reason[b->n]), "%s", reason ? reason : "");
+        snprintf(b->detail[b->n], sizeof(b->detail[b->n]), "%s", reason && detail ? detail : "");
     }
     r = &b->recs[b->n++];
     r->cstart = site->r_cstart;
@@ -93,7 +94,10 @@ int papcoll__record_call(papcoll_site_t *site, const papcoll__args_t *a, int alg
     r->root = a->root;
     r->bytes = (double)a->bytes;
     r->count = count;
+    /* Predicting and planning, plus a per-call policy's choice (rules, auto, tune). */
     r->plan_time = a->plan != NULL && a->plan->has_pat ? a->plan->build_time : NAN;
+    if (site->timing.decision > 0)
+        r->plan_time = (isnan(r->plan_time) ? 0 : r->plan_time) + site->timing.decision;
     return b->n == PAPCOLL__REC_BATCH;
 }
 
@@ -113,6 +117,7 @@ static int deliver(papcoll_site_t *site, const papcoll__batch_t *b, int k)
     rec = (papcoll_record_t){.site_id = site->id, .site = site->name, .op = site->op,
                              .iter = (int)own->iter, .algo = (int)own->algo,
                              .reason = b->reason[k][0] != '\0' ? b->reason[k] : NULL,
+                             .detail = b->detail[k],
                              .root = (int)own->root, .bytes = (long long)own->bytes,
                              .count = (int)own->count, .datatype = v->type_name,
                              .plan_time = own->plan_time, .nranks = P, .ranks = v->ranks};

@@ -11,6 +11,7 @@
 #define PAPCOLL_RECORD_H
 
 #include "args.h"
+#include "select.h"
 
 /* One rank's record of one call, as shipped to rank 0 (all doubles, so a
  * batch is one MPI_DOUBLE array).  The per-call fields (iter .. plan_time)
@@ -29,6 +30,7 @@ typedef struct {
 typedef struct {
     papcoll__rec_t recs[PAPCOLL__REC_BATCH];
     char reason[PAPCOLL__REC_BATCH][PAPCOLL__REASON_MAX]; /* "" : unchanged algorithm */
+    char detail[PAPCOLL__REC_BATCH][PAPCOLL__DETAIL_MAX]; /* the policy's inputs, with reason */
     int n;
 } papcoll__batch_t;
 
@@ -42,7 +44,7 @@ typedef struct {
 /* Appends this call's record (reason: NULL when the algorithm did not
  * change); returns 1 when the batch is full and must be shipped. */
 int papcoll__record_call(papcoll_site_t *site, const papcoll__args_t *a, int algo,
-                         const char *reason, double arrival, double exit);
+                         const char *reason, const char *detail, double arrival, double exit);
 /* Collective over site->mcomm: brings a batch of every rank to rank 0's sink. */
 int papcoll__record_ship(papcoll_site_t *site, const papcoll__batch_t *b);
 /* Every rank's clock estimate to rank 0's clock callback (collective over

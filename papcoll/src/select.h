@@ -9,34 +9,64 @@
  * algorithm then passes its restrictions (algos.def); one it cannot pass
  * hands over to its declared fallback, with the reason kept for the record.
  *
- * Policies: "fixed:NAME" (or just "NAME").
+ * Policies (docs/policies.md): "fixed:NAME" (or just "NAME"), and the
+ * data-dependent ones "rules:FILE", "auto[:RATIO]", "tune[:EXPLORE[,PERIOD]]",
+ * which choose from values of the PAT exchange (policy.h) and make every
+ * call wait for it.
  */
 #ifndef PAPCOLL_SELECT_H
 #define PAPCOLL_SELECT_H
 
 #include "args.h"
+#include "policy.h"
 
-typedef enum { PAPCOLL__POLICY_FIXED } papcoll__policy_kind_t;
+typedef enum {
+    PAPCOLL__POLICY_FIXED,
+    PAPCOLL__POLICY_RULES,
+    PAPCOLL__POLICY_AUTO,
+    PAPCOLL__POLICY_TUNE
+} papcoll__policy_kind_t;
+
+#define PAPCOLL__DETAIL_MAX 240
 
 typedef struct {
     papcoll__policy_kind_t kind;
-    int algo;           /* FIXED: the algorithm asked for */
-    char text[64];      /* canonical text, e.g. "fixed:bsls" */
+    int algo;                 /* FIXED: the algorithm asked for; others: before any exchanged data */
+    char text[288];           /* canonical text, e.g. "fixed:bsls", "rules:configs/papcoll/rules-emu8.conf" */
+    char err[320];            /* why parsing failed ("FILE:LINE: ...") */
+    papcoll__rules_t rules;   /* RULES */
+    papcoll__auto_cfg_t acfg; /* AUTO */
+    papcoll__tune_cfg_t tcfg; /* TUNE */
+    papcoll__tune_t tune;     /* TUNE: the site's state (candidates set at its first call) */
+    int tune_ready;
 } papcoll__policy_t;
 
 /* The outcome of one selection. */
 typedef struct {
-    int algo;           /* the algorithm the call runs */
-    int fell_back;      /* algo is a fallback of the policy's choice */
-    char reason[160];   /* why algo: the policy, and each fallback step */
+    int algo;                         /* the algorithm the call runs */
+    int fell_back;                    /* algo is a fallback of the policy's choice */
+    char reason[160];                 /* why algo: the policy, and each fallback step */
+    char detail[PAPCOLL__DETAIL_MAX]; /* the policy's inputs, "key=value ..." ("" for fixed) */
 } papcoll__selection_t;
 
-/* Parses a policy of op ("NAME", "fixed:NAME"); PAPCOLL_ERR_ALGO for an
- * unknown algorithm, PAPCOLL_ERR_POLICY for an unknown policy. */
+/* Parses a policy of op; PAPCOLL_ERR_ALGO for an unknown algorithm,
+ * PAPCOLL_ERR_POLICY for an unknown policy or a bad rules file (why in
+ * out->err). */
 int papcoll__policy_parse(papcoll_op_t op, const char *text, papcoll__policy_t *out);
 
-/* The algorithm of a call with signature sig on P ranks. */
-void papcoll__select(const papcoll__policy_t *policy, papcoll_op_t op, const papcoll__sig_t *sig,
-                     int P, int has_monitor, papcoll__selection_t *out);
+/* Whether the policy chooses from exchanged data (every call then waits
+ * for its exchange and runs papcoll__select_data). */
+int papcoll__policy_uses_data(const papcoll__policy_t *policy);
+
+/* The algorithm of a call with signature sig on P ranks; data-dependent
+ * policies: their choice before any exchanged data (the op's baseline). */
+void papcoll__select(const papcoll__policy_t *policy, papcoll_op_t op, const papcoll__sig_t *sig, int P,
+                     int has_monitor, papcoll__selection_t *out);
+
+/* A data-dependent policy's choice from shared inputs (in: P, has_monitor
+ * and the exchanged values); TUNE first takes in's observation of the
+ * previous call into its state.  Pure given policy's state. */
+void papcoll__select_data(papcoll__policy_t *policy, papcoll_op_t op, const papcoll__sig_t *sig,
+                          const papcoll__pin_t *in, papcoll__selection_t *out);
 
 #endif

@@ -102,7 +102,41 @@ static void site_init(papcoll_site_t *site, papcoll_ctx_t *ctx, const char *name
     site->t_start = site->est = site->last_arrival = site->last_exit = NAN;
     site->r_cstart = site->r_edge = site->r_cend = NAN;
     site->id = ctx->nsites++;
+    site->test_local_policy = getenv("PAPCOLL_TEST_POLICY_LOCAL") != NULL;
     snprintf(site->name, sizeof(site->name), "%s", name ? name : papcoll_op_name(op));
+}
+
+/* Parses a policy; a bad one is said once (rank 0, with file:line for rules). */
+static int parse_policy(papcoll_ctx_t *ctx, papcoll_op_t op, const char *text, papcoll__policy_t *p)
+{
+    int rc = papcoll__policy_parse(op, text, p);
+
+    if (rc != PAPCOLL_OK && p->err[0] != '\0')
+        papcoll__warn(ctx, "%s", p->err);
+    return rc;
+}
+
+/* The collective steps a policy needs once it is set (every rank of the
+ * site, like its creation): the model for model-planned algorithms and
+ * for every data-dependent policy; for rules, every rank must have read
+ * the same table (a file that differs between nodes would split the
+ * decisions). */
+static int policy_collective(papcoll_site_t *site, const papcoll__policy_t *p)
+{
+    unsigned long long h[2] = {p->rules.hash, ~p->rules.hash}, m[2];
+    int rc;
+
+    if ((papcoll__policy_uses_data(p) || (papcoll_algo_flags(site->op, p->algo) & PAPCOLL_F_MODEL)) &&
+        (rc = papcoll__model_ensure(site->ctx, site->comm)) != PAPCOLL_OK)
+        return rc; /* once per context */
+    if (p->kind != PAPCOLL__POLICY_RULES)
+        return PAPCOLL_OK;
+    if ((rc = PMPI_Allreduce(h, m, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, site->comm)) != MPI_SUCCESS)
+        return PAPCOLL__ERR(rc);
+    if (m[0] == ~m[1])
+        return PAPCOLL_OK;
+    papcoll__warn(site->ctx, "site '%s': %s: the rules file differs between ranks", site->name, p->text);
+    return PAPCOLL_ERR_POLICY;
 }
 
 int papcoll_site_create(papcoll_ctx_t *ctx, const char *name, papcoll_op_t op, const char *policy,
@@ -117,8 +151,7 @@ int papcoll_site_create(papcoll_ctx_t *ctx, const char *name, papcoll_op_t op, c
     if ((site = calloc(1, sizeof(*site))) == NULL)
         return PAPCOLL_ERR_NOMEM;
     site_init(site, ctx, name, op);
-    if ((rc = papcoll__policy_parse(op, policy ? policy : ctx->policy_default[op], &site->policy)) !=
-            PAPCOLL_OK ||
+    if ((rc = parse_policy(ctx, op, policy ? policy : ctx->policy_default[op], &site->policy)) != PAPCOLL_OK ||
         (rc = site_alloc(site, ctx->size)) != PAPCOLL_OK)
         goto fail;
     if (ctx->tracing && (rc = papcoll__record_alloc(site)) != PAPCOLL_OK)
@@ -127,9 +160,8 @@ int papcoll_site_create(papcoll_ctx_t *ctx, const char *name, papcoll_op_t op, c
         (rc = dup_comm(ctx->mon_comm, &site->mcomm)) != PAPCOLL_OK ||
         (ctx->check && (rc = dup_comm(ctx->data_comm, &site->ccomm)) != PAPCOLL_OK))
         goto fail;
-    if ((papcoll_algo_flags(op, site->policy.algo) & PAPCOLL_F_MODEL) &&
-        (rc = papcoll__model_ensure(ctx, site->comm)) != PAPCOLL_OK)
-        goto fail; /* collective like the creation, once per context */
+    if ((rc = policy_collective(site, &site->policy)) != PAPCOLL_OK)
+        goto fail; /* collective like the creation */
     if (ctx->has_monitor && (rc = papcoll__monitor_start(site)) != PAPCOLL_OK)
         goto fail;
     site->next = ctx->sites;
@@ -159,11 +191,13 @@ int papcoll_site_free(papcoll_site_t **psite)
 
 /* The algorithm the next call runs if its signature is the previous
  * call's (before the first call: the policy's, before its restrictions on
- * operations are known). */
+ * operations are known); for rules, auto and tune the last call's. */
 static int current_algo(const papcoll_site_t *site)
 {
     papcoll__selection_t s;
 
+    if (papcoll__policy_uses_data(&site->policy) && site->last_algo >= 0)
+        return site->last_algo; /* a policy that chooses per call: its last choice */
     papcoll__select(&site->policy, site->op, site->last_sig.root != -2 ? &site->last_sig : NULL, site->ctx->size,
                     site->ctx->has_monitor, &s);
     return s.algo;
@@ -186,21 +220,24 @@ const char *papcoll_site_policy(const papcoll_site_t *site)
 
 int papcoll_site_set_algo(papcoll_site_t *site, const char *policy)
 {
-    papcoll__policy_t p;
+    papcoll__policy_t *p;
     int rc;
 
     if (site == NULL)
         return PAPCOLL_ERR_INVAL;
     if (site->requested != site->calls)
         return PAPCOLL_ERR_STATE; /* an exchange (maybe a background part) is pending */
-    if ((rc = papcoll__policy_parse(site->op, policy, &p)) != PAPCOLL_OK)
-        return rc;
+    if ((p = malloc(sizeof *p)) == NULL) /* a rules table is large for the stack */
+        return PAPCOLL_ERR_NOMEM;
+    if ((rc = parse_policy(site->ctx, site->op, policy, p)) != PAPCOLL_OK)
+        goto fail;
     papcoll__wait_idle(site);
-    if ((papcoll_algo_flags(site->op, p.algo) & PAPCOLL_F_MODEL) &&
-        (rc = papcoll__model_ensure(site->ctx, site->comm)) != PAPCOLL_OK)
-        return rc; /* the first switch to a model-planned algorithm is collective (once per context) */
-    site->policy = p;
-    return PAPCOLL_OK;
+    if ((rc = policy_collective(site, p)) != PAPCOLL_OK)
+        goto fail; /* collective: the model once per context, the rules' agreement */
+    site->policy = *p;
+fail:
+    free(p);
+    return rc;
 }
 
 /* The receive buffer background parts may fill directly: a contiguous one

@@ -92,6 +92,7 @@ struct papcoll_site {
     papcoll__sig_t last_sig; /* signature of the previous call (root -2: none yet) */
     int last_algo;        /* algorithm of the previous call (-1: none) */
     int warned;           /* the fallback warning was printed */
+    int test_local_policy; /* PAPCOLL_TEST_POLICY_LOCAL (test-only): policies read a local value */
     double t_start;       /* processing start (NaN: not started) */
     double est;           /* edge estimate of the pending call (NaN: none) */
     double last_arrival, last_exit;

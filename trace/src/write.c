@@ -398,6 +398,8 @@ static int site_decision(pt_wsite_t *s, const papcoll_record_t *rec)
         memcpy(d->reason, rec->reason, len);
     else
         snprintf(d->reason, sizeof d->reason, "%.*s...", (int)sizeof d->reason - 4, rec->reason);
+    if (rec->detail != NULL)
+        snprintf(d->detail, sizeof d->detail, "%s", rec->detail);
     return PAPTRACE_OK;
 }
 

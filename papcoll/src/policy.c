@@ -1,0 +1,474 @@
+/*
+ * Data-dependent policies (policy.h): rules tables, costs, auto, tune and
+ * the Page-Hinkley detector.  Pure functions of shared numbers; see
+ * docs/policies.md for the formats, the model and the parameters.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy.h"
+
+/* ---- cost model (Hockney alpha-beta plus gamma per combined byte) ------ */
+
+static int is(papcoll_op_t op, int algo, const char *name)
+{
+    return papcoll_algo_find(op, name) == algo;
+}
+
+static double log2c(int P)
+{
+    return P > 1 ? ceil(log2((double)P)) : 0;
+}
+
+/* A pipeline of `stages` stages of cost per segment: (stages + N - 1) (a + s b). */
+static double pipeline(double stages, double m, const papcoll__pin_t *in, double per_byte, double fan)
+{
+    double N = in->seg > 0 ? ceil(m / in->seg) : 1;
+
+    if (N < 1)
+        N = 1;
+    return (stages + N - 1) * fan * (in->alpha + m / N * per_byte);
+}
+
+static double cost_blocks(papcoll_op_t op, int algo, const papcoll__pin_t *in)
+{
+    double P = in->P, m = in->bytes, L = log2c(in->P), a = in->alpha, b = in->beta;
+
+    if (is(op, algo, "lin") || is(op, algo, "slin") || is(op, algo, "sls"))
+        return a + (P - 1) * m * b; /* the root's port carries P - 1 blocks, latencies overlap */
+    if (is(op, algo, "ls"))
+        return 2 * (P - 1) * a + (P - 1) * m * b; /* one handshake per leaf */
+    if (is(op, algo, "bnom") || is(op, algo, "sbn"))
+        return L * a + (P - 1) * m * b + (P - 1) * m * b / 2; /* subtrees forwarded once more */
+    return NAN;
+}
+
+static double cost_bcast(papcoll_op_t op, int algo, const papcoll__pin_t *in)
+{
+    double P = in->P, m = in->bytes, L = log2c(in->P), a = in->alpha, b = in->beta;
+
+    if (is(op, algo, "binomial") || is(op, algo, "sorted") || is(op, algo, "arrival"))
+        return L * (a + m * b);
+    if (is(op, algo, "pipelined"))
+        return pipeline(floor(log2(P > 1 ? P : 1)), m, in, b, 2);
+    if (is(op, algo, "chain"))
+        return pipeline(P - 1, m, in, b, 1);
+    if (is(op, algo, "scatter_allgather"))
+        return (L + P - 1) * a + 2 * (P - 1) / P * m * b;
+    return NAN;
+}
+
+static double cost_reduce(papcoll_op_t op, int algo, const papcoll__pin_t *in)
+{
+    double P = in->P, m = in->bytes, L = log2c(in->P), a = in->alpha, b = in->beta, g = in->gamma;
+
+    if (is(op, algo, "binomial") || is(op, algo, "fibonacci") || is(op, algo, "recursive_doubling"))
+        return L * (a + m * (b + g));
+    if (is(op, algo, "pipelined") || is(op, algo, "inorder"))
+        return pipeline(floor(log2(P > 1 ? P : 1)), m, in, b + g, 2);
+    if (is(op, algo, "rabenseifner") || is(op, algo, "radixk"))
+        return 2 * L * a + 2 * (P - 1) / P * m * b + (P - 1) / P * m * g;
+    if (is(op, algo, "ring"))
+        return (P - 1 + L) * a + 2 * (P - 1) / P * m * b + (P - 1) / P * m * g;
+    return NAN;
+}
+
+double papcoll__cost(papcoll_op_t op, int algo, const papcoll__pin_t *in)
+{
+    if (in->P <= 1)
+        return 0;
+    switch (op) {
+    case PAPCOLL_OP_GATHER:
+    case PAPCOLL_OP_SCATTER:
+        return cost_blocks(op, algo, in);
+    case PAPCOLL_OP_BCAST:
+        return cost_bcast(op, algo, in);
+    default:
+        return cost_reduce(op, algo, in);
+    }
+}
+
+/* Counterparts: base -> {foreground variant, background variant}. */
+static const char *const sorted_tab[][4] = {
+    {"gather", "lin", "sls", "bsls"},
+    {"gather", "ls", "sls", "bsls"},
+    {"gather", "bnom", "sbn", "bsbn"},
+    {"scatter", "lin", "slin", "bsln"},
+    {"scatter", "bnom", "sbn", "bsbn"},
+    {"bcast", "binomial", "sorted", "bsorted"},
+    {"bcast", "pipelined", "sorted", "bsorted"},
+    {"bcast", "chain", "bchain", "bchain"},
+    {"bcast", "scatter_allgather", "bchain", "bchain"},
+};
+
+int papcoll__sorted_of(papcoll_op_t op, int base, int commutative, int bg)
+{
+    size_t i;
+
+    if (op == PAPCOLL_OP_REDUCE)
+        return papcoll_algo_find(op, commutative ? (bg ? "treedyn" : "clairvoyant") : "noncommut_treedyn");
+    for (i = 0; i < sizeof sorted_tab / sizeof sorted_tab[0]; i++)
+        if (strcmp(sorted_tab[i][0], papcoll_op_name(op)) == 0 && is(op, base, sorted_tab[i][1]))
+            return papcoll_algo_find(op, sorted_tab[i][bg ? 3 : 2]);
+    return -1;
+}
+
+double papcoll__model_time(papcoll_op_t op, const papcoll__pin_t *in, papcoll__eligible_fn ok, void *arg,
+                           int *base)
+{
+    double best = NAN, c;
+    int i, n = papcoll_algo_count(op);
+
+    *base = -1;
+    for (i = 0; i < n; i++) {
+        if (papcoll_algo_flags(op, i) & (PAPCOLL_F_NEEDS_PAT | PAPCOLL_F_BACKGROUND))
+            continue; /* the base algorithms: costed on balanced arrivals */
+        c = papcoll__cost(op, i, in);
+        if (isnan(c) || !ok(op, i, arg))
+            continue;
+        if (*base < 0 || c < best) {
+            best = c;
+            *base = i;
+        }
+    }
+    return best;
+}
+
+void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, const papcoll__auto_cfg_t *cfg,
+                          papcoll__eligible_fn ok, void *arg, papcoll__auto_out_t *out)
+{
+    double leaf, slow_base, slow_sorted;
+    int s;
+
+    out->t_base = papcoll__model_time(op, in, ok, arg, &out->base);
+    out->algo = out->base >= 0 ? out->base : 0;
+    out->ratio = out->gain = NAN;
+    if (out->base < 0 || isnan(in->spread))
+        return;
+    out->ratio = out->t_base > 0 ? in->spread / out->t_base : INFINITY;
+    s = papcoll__sorted_of(op, out->base, in->commutative, in->has_monitor);
+    if (s < 0 || !ok(op, s, arg)) /* the foreground variant when the background one cannot run */
+        s = papcoll__sorted_of(op, out->base, in->commutative, 0);
+    if (s < 0 || !ok(op, s, arg))
+        return;
+    /* A late rank holds a base tree back for the whole collective; in the
+     * sorted variant it is a leaf: one message after its arrival. */
+    leaf = in->alpha + in->bytes * (in->beta + (op >= PAPCOLL_OP_REDUCE ? in->gamma : 0));
+    slow_base = in->spread + out->t_base;
+    slow_sorted = fmax(out->t_base, in->spread + leaf);
+    out->gain = slow_base - slow_sorted;
+    if (out->ratio >= cfg->ratio && out->gain > 0)
+        out->algo = s;
+}
+
+/* ---- rules ------------------------------------------------------------ */
+
+static int num(const char *s, double *v)
+{
+    char *end;
+    double m = 1;
+
+    errno = 0;
+    *v = strtod(s, &end);
+    if (end == s || errno)
+        return -1;
+    if (*end == 'K' || *end == 'k')
+        m = 1024, end++;
+    else if (*end == 'M' || *end == 'm')
+        m = 1048576, end++;
+    else if (*end == 'G' || *end == 'g')
+        m = 1073741824.0, end++;
+    *v *= m;
+    return *end == '\0' && *v >= 0 ? 0 : -1;
+}
+
+/* "*", "X", "LO-HI", "LO-" or "-HI" into [lo, hi]. */
+static int range(char *s, double *lo, double *hi)
+{
+    char *dash;
+
+    *lo = 0;
+    *hi = INFINITY;
+    if (strcmp(s, "*") == 0)
+        return 0;
+    if ((dash = strchr(s + 1, '-')) == NULL && s[0] != '-') {
+        if (num(s, lo))
+            return -1;
+        *hi = *lo;
+        return 0;
+    }
+    if (s[0] == '-')
+        return num(s + 1, hi);
+    *dash = '\0';
+    if (num(s, lo) || (dash[1] != '\0' && num(dash + 1, hi)))
+        return -1;
+    return *lo <= *hi ? 0 : -1;
+}
+
+static int rule_line(char *line, const char *name, int ln, papcoll__rule_t *r, char *err, size_t errlen)
+{
+    char *f[6], *save = NULL;
+    int n = 0, op;
+
+    for (char *t = strtok_r(line, " \t\r", &save); t && n < 6; t = strtok_r(NULL, " \t\r", &save))
+        f[n++] = t;
+    if (n != 5) {
+        snprintf(err, errlen, "%s:%d: want 5 fields 'op P bytes ratio algorithm', got %d", name, ln, n);
+        return PAPCOLL_ERR_POLICY;
+    }
+    for (op = 0; op < PAPCOLL_OP_COUNT && strcmp(papcoll_op_name((papcoll_op_t)op), f[0]) != 0; op++)
+        ;
+    if (op == PAPCOLL_OP_COUNT) {
+        snprintf(err, errlen, "%s:%d: unknown operation '%s'", name, ln, f[0]);
+        return PAPCOLL_ERR_POLICY;
+    }
+    r->op = op;
+    r->line = ln;
+    if (range(f[1], &r->plo, &r->phi) || range(f[2], &r->blo, &r->bhi) || range(f[3], &r->rlo, &r->rhi)) {
+        snprintf(err, errlen, "%s:%d: bad range (want *, X, LO-HI, LO- or -HI; sizes may end in K, M, G)",
+                 name, ln);
+        return PAPCOLL_ERR_POLICY;
+    }
+    if ((r->algo = papcoll_algo_find((papcoll_op_t)op, f[4])) < 0) {
+        char list[512];
+        snprintf(err, errlen, "%s:%d: unknown %s algorithm '%s' (valid: %s)", name, ln, f[0], f[4],
+                 papcoll_algo_list((papcoll_op_t)op, list, sizeof list));
+        return PAPCOLL_ERR_ALGO;
+    }
+    return PAPCOLL_OK;
+}
+
+int papcoll__rules_parse(const char *text, const char *name, papcoll__rules_t *out, char *err, size_t errlen)
+{
+    char line[512];
+    const char *p = text, *nl;
+    int ln = 0, rc;
+    unsigned long long h = 1469598103934665603ULL;
+
+    memset(out, 0, sizeof(*out));
+    for (const char *q = text; *q; q++)
+        h = (h ^ (unsigned char)*q) * 1099511628211ULL;
+    out->hash = h;
+    for (; *p; p = *nl ? nl + 1 : nl) {
+        size_t len;
+        char *hash, *s;
+
+        nl = strchr(p, '\n');
+        nl = nl ? nl : p + strlen(p);
+        len = (size_t)(nl - p);
+        ln++;
+        if (len >= sizeof line) {
+            snprintf(err, errlen, "%s:%d: line longer than %zu characters", name, ln, sizeof line - 1);
+            return PAPCOLL_ERR_POLICY;
+        }
+        memcpy(line, p, len);
+        line[len] = '\0';
+        if ((hash = strchr(line, '#')) != NULL)
+            *hash = '\0';
+        for (s = line; isspace((unsigned char)*s); s++)
+            ;
+        if (*s == '\0')
+            continue;
+        if (out->n == PAPCOLL__RULES_MAX) {
+            snprintf(err, errlen, "%s:%d: more than %d rules", name, ln, PAPCOLL__RULES_MAX);
+            return PAPCOLL_ERR_POLICY;
+        }
+        if ((rc = rule_line(s, name, ln, &out->r[out->n], err, errlen)) != PAPCOLL_OK)
+            return rc;
+        out->n++;
+    }
+    if (out->n == 0) {
+        snprintf(err, errlen, "%s: no rules", name);
+        return PAPCOLL_ERR_POLICY;
+    }
+    return PAPCOLL_OK;
+}
+
+int papcoll__rules_load(const char *path, papcoll__rules_t *out, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    char *text = NULL;
+    long n;
+    int rc = PAPCOLL_ERR_POLICY;
+
+    if (f == NULL) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return PAPCOLL_ERR_POLICY;
+    }
+    if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || n > (1L << 20) || fseek(f, 0, SEEK_SET) != 0 ||
+        (text = calloc((size_t)n + 1, 1)) == NULL || fread(text, 1, (size_t)n, f) != (size_t)n)
+        snprintf(err, errlen, "%s: cannot read (at most 1 MiB)", path);
+    else
+        rc = papcoll__rules_parse(text, path, out, err, errlen);
+    free(text);
+    fclose(f);
+    return rc;
+}
+
+static int in_range(double x, double lo, double hi)
+{
+    return x >= lo && x <= hi;
+}
+
+int papcoll__rules_match(const papcoll__rules_t *t, papcoll_op_t op, int P, double bytes, double ratio)
+{
+    int i;
+
+    for (i = 0; i < t->n; i++) {
+        const papcoll__rule_t *r = &t->r[i];
+        int any_ratio = r->rlo == 0 && isinf(r->rhi);
+
+        if (r->op != (int)op || !in_range(P, r->plo, r->phi) || !in_range(bytes, r->blo, r->bhi))
+            continue;
+        if (isnan(ratio) ? any_ratio : (ratio >= r->rlo && (ratio < r->rhi || any_ratio || r->rlo == r->rhi)))
+            return i;
+    }
+    return -1;
+}
+
+/* ---- Page-Hinkley -------------------------------------------------------- */
+
+void papcoll__ph_reset(papcoll__ph_t *ph)
+{
+    ph->n = 0;
+    ph->mean = ph->m2 = ph->s = ph->up = ph->up_min = ph->dn = ph->dn_max = 0;
+}
+
+int papcoll__ph_add(papcoll__ph_t *ph, double x)
+{
+    double d;
+
+    if (!isfinite(x))
+        return 0;
+    ph->n++;
+    d = x - ph->mean;
+    ph->mean += d / ph->n;
+    if (ph->n <= ph->min_n) { /* Welford: the scale of the noise */
+        ph->m2 += d * (x - ph->mean);
+        if (ph->n == ph->min_n)
+            ph->s = fmax(ph->floor, sqrt(ph->m2 / (ph->n > 1 ? ph->n - 1 : 1)));
+        return 0;
+    }
+    ph->up += x - ph->mean - ph->delta * ph->s;
+    ph->dn += x - ph->mean + ph->delta * ph->s;
+    ph->up_min = fmin(ph->up_min, ph->up);
+    ph->dn_max = fmax(ph->dn_max, ph->dn);
+    if (ph->up - ph->up_min > ph->lambda * ph->s || ph->dn_max - ph->dn > ph->lambda * ph->s) {
+        papcoll__ph_reset(ph);
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- tune ---------------------------------------------------------------- */
+
+static void tune_explore(papcoll__tune_t *t, int why)
+{
+    t->phase = PAPCOLL__TUNE_EXPLORE;
+    t->step = 0;
+    t->why = why;
+    t->explorations++;
+    memset(t->nt, 0, sizeof t->nt);
+    memset(t->pos, 0, sizeof t->pos);
+    papcoll__ph_reset(&t->ph);
+}
+
+void papcoll__tune_init(papcoll__tune_t *t, const papcoll__tune_cfg_t *cfg, const int *cand, int nc)
+{
+    memset(t, 0, sizeof(*t));
+    t->cfg = *cfg;
+    if (t->cfg.window < 1 || t->cfg.window > PAPCOLL__TUNE_WIN)
+        t->cfg.window = PAPCOLL__TUNE_WIN;
+    if (t->cfg.explore_calls < 1)
+        t->cfg.explore_calls = 1;
+    t->nc = nc < PAPCOLL__TUNE_MAXC ? nc : PAPCOLL__TUNE_MAXC;
+    memcpy(t->cand, cand, (size_t)t->nc * sizeof *cand);
+    t->ph.delta = 0.5;
+    t->ph.lambda = 10.0;
+    t->ph.floor = 0.05;
+    t->ph.min_n = 10;
+    tune_explore(t, 0);
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double papcoll__tune_median(const papcoll__tune_t *t, int k)
+{
+    double v[PAPCOLL__TUNE_WIN];
+    int n = t->nt[k];
+
+    if (n == 0)
+        return NAN;
+    memcpy(v, t->t[k], (size_t)n * sizeof *v);
+    qsort(v, (size_t)n, sizeof *v, cmp_d);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static void add_sample(papcoll__tune_t *t, int k, double runtime)
+{
+    t->t[k][t->pos[k]] = runtime;
+    t->pos[k] = (t->pos[k] + 1) % t->cfg.window;
+    if (t->nt[k] < t->cfg.window)
+        t->nt[k]++;
+}
+
+static void tune_exploit(papcoll__tune_t *t)
+{
+    int k, best = -1;
+    double m, bm = NAN;
+
+    for (k = 0; k < t->nc; k++) {
+        m = papcoll__tune_median(t, k);
+        if (!isnan(m) && (best < 0 || m < bm)) {
+            best = k;
+            bm = m;
+        }
+    }
+    t->phase = PAPCOLL__TUNE_EXPLOIT;
+    t->best = best < 0 ? 0 : best;
+    t->ref = bm;
+    t->since = 0;
+    papcoll__ph_reset(&t->ph);
+}
+
+void papcoll__tune_observe(papcoll__tune_t *t, int algo, double runtime, double spread)
+{
+    int k;
+
+    for (k = 0; k < t->nc && t->cand[k] != algo; k++)
+        ;
+    if (k < t->nc && isfinite(runtime) && runtime >= 0)
+        add_sample(t, k, runtime);
+    if (t->phase == PAPCOLL__TUNE_EXPLORE) {
+        if (++t->step >= papcoll__tune_cost(t))
+            tune_exploit(t);
+        return;
+    }
+    t->since++;
+    if (t->ref > 0 && papcoll__ph_add(&t->ph, spread / t->ref))
+        tune_explore(t, 2);
+    else if (t->cfg.period > 0 && t->since >= t->cfg.period)
+        tune_explore(t, 1);
+}
+
+int papcoll__tune_next(const papcoll__tune_t *t)
+{
+    if (t->nc == 0)
+        return 0;
+    if (t->phase == PAPCOLL__TUNE_EXPLORE)
+        return t->cand[t->step % t->nc];
+    return t->cand[t->best];
+}
+
+int papcoll__tune_cost(const papcoll__tune_t *t)
+{
+    return t->cfg.explore_calls * t->nc;
+}

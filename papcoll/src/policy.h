@@ -1,0 +1,136 @@
+/*
+ * The data-dependent selection policies (policy.c): rules tables, the
+ * alpha-beta-gamma cost of each algorithm, the PAP-informed auto choice and
+ * the online tuner with its change-point detector.  Pure: no MPI, no
+ * clock; every input is a number all ranks share (the signature, P, the
+ * model, values from the PAT exchange), so every rank computes the same
+ * choice (docs/policies.md).  Not installed.
+ */
+#ifndef PAPCOLL_POLICY_H
+#define PAPCOLL_POLICY_H
+
+#include <stddef.h>
+
+#include "papcoll.h"
+
+/* ---- inputs of one decision, all shared by every rank ---------------- */
+typedef struct {
+    int P;
+    double bytes;              /* the signature's packed bytes */
+    int commutative;           /* reductions: the op commutes */
+    int has_monitor;           /* the context has monitor threads */
+    double alpha, beta, gamma; /* the context's model (s, s/B, s/B) */
+    double seg;                /* segment bytes of SEGMENTED algorithms */
+    double spread;             /* predicted max - min arrival offset (s); NaN: none */
+    double last_runtime;       /* previous call: max exit - min arrival (s); NaN: none */
+    double last_spread;        /* previous call: max - min arrival (s); NaN: none */
+    int last_algo;             /* the previous call's algorithm (-1: none) */
+} papcoll__pin_t;
+
+/* Whether algo serves the call as it is (restrictions, background). */
+typedef int (*papcoll__eligible_fn)(papcoll_op_t op, int algo, void *arg);
+
+/* ---- cost model ------------------------------------------------------- */
+/* Modelled time of algo on balanced arrivals (s); NaN: the model has no
+ * formula for algo (auto never picks it; rules and tune may). */
+double papcoll__cost(papcoll_op_t op, int algo, const papcoll__pin_t *in);
+/* The PAP-aware counterpart of a base algorithm (-1: none); bg: prefer the
+ * variant with a background part. */
+int papcoll__sorted_of(papcoll_op_t op, int base, int commutative, int bg);
+
+/* ---- rules ------------------------------------------------------------ */
+#define PAPCOLL__RULES_MAX 64
+typedef struct {
+    int op;          /* papcoll_op_t */
+    double plo, phi; /* P range, inclusive */
+    double blo, bhi; /* bytes range, inclusive */
+    double rlo, rhi; /* imbalance ratio: rlo <= r < rhi */
+    int algo;
+    int line;
+} papcoll__rule_t;
+typedef struct {
+    papcoll__rule_t r[PAPCOLL__RULES_MAX];
+    int n;
+    unsigned long long hash; /* FNV-1a of the file's bytes */
+} papcoll__rules_t;
+
+/* Parses a rules text (name: for errors); PAPCOLL_ERR_POLICY with
+ * "FILE:LINE: why" in err, or PAPCOLL_ERR_ALGO for an unknown algorithm. */
+int papcoll__rules_parse(const char *text, const char *name, papcoll__rules_t *out, char *err, size_t errlen);
+/* Reads and parses a file. */
+int papcoll__rules_load(const char *path, papcoll__rules_t *out, char *err, size_t errlen);
+/* Index of the first rule that matches (-1: none); ratio NaN matches only
+ * rules whose ratio range is "*". */
+int papcoll__rules_match(const papcoll__rules_t *t, papcoll_op_t op, int P, double bytes, double ratio);
+
+/* ---- auto --------------------------------------------------------------- */
+typedef struct {
+    double ratio; /* spread / modelled base time at which the sorted variant wins (default 0.25) */
+} papcoll__auto_cfg_t;
+typedef struct {
+    int algo;
+    int base;      /* cheapest costed algorithm on balanced arrivals */
+    double t_base; /* its modelled time (s) */
+    double ratio;  /* spread / t_base (NaN: no prediction) */
+    double gain;   /* predicted gain of algo over base under the predicted PAT (s) */
+} papcoll__auto_out_t;
+void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, const papcoll__auto_cfg_t *cfg,
+                          papcoll__eligible_fn ok, void *arg, papcoll__auto_out_t *out);
+/* The modelled collective time used by rules' ratio: auto's t_base. */
+double papcoll__model_time(papcoll_op_t op, const papcoll__pin_t *in, papcoll__eligible_fn ok, void *arg,
+                           int *base);
+
+/* ---- Page-Hinkley change-point detector ----------------------------------- *
+ * Two-sided, scale-free: the first min_n samples estimate the standard
+ * deviation s (at least floor); then the cumulative deviations from the
+ * running mean, less delta s per sample, alarm beyond lambda s. */
+typedef struct {
+    double delta;  /* change tolerated, in units of s */
+    double lambda; /* alarm threshold, in units of s */
+    double floor;  /* smallest s (units of x) */
+    int min_n;     /* samples that estimate s; no alarm before */
+    int n;
+    double mean, m2, s, up, up_min, dn, dn_max;
+} papcoll__ph_t;
+void papcoll__ph_reset(papcoll__ph_t *ph);
+/* Adds a sample; returns 1 on a change point (and resets). */
+int papcoll__ph_add(papcoll__ph_t *ph, double x);
+
+/* ---- tune ---------------------------------------------------------------- */
+#define PAPCOLL__TUNE_MAXC 24
+#define PAPCOLL__TUNE_WIN 8
+typedef enum { PAPCOLL__TUNE_EXPLORE, PAPCOLL__TUNE_EXPLOIT } papcoll__tune_phase_t;
+typedef struct {
+    int explore_calls; /* runs of each candidate per exploration (default 3) */
+    int period;        /* exploit calls before a periodic re-exploration (default 500) */
+    int window;        /* samples of the median (<= PAPCOLL__TUNE_WIN, default 5) */
+} papcoll__tune_cfg_t;
+typedef struct {
+    papcoll__tune_cfg_t cfg;
+    papcoll__ph_t ph;
+    int cand[PAPCOLL__TUNE_MAXC];
+    int nc;
+    double t[PAPCOLL__TUNE_MAXC][PAPCOLL__TUNE_WIN]; /* recent run times per candidate (ring) */
+    int nt[PAPCOLL__TUNE_MAXC];                      /* samples held */
+    int pos[PAPCOLL__TUNE_MAXC];                     /* ring position */
+    papcoll__tune_phase_t phase;
+    int step;         /* exploration: calls made in this exploration */
+    int since;        /* exploitation: calls since it started */
+    int best;         /* exploited candidate (index into cand) */
+    int explorations; /* explorations started (the first included) */
+    int why;          /* 0 start, 1 period, 2 change point */
+    double ref;       /* run time median of the best when exploitation started */
+} papcoll__tune_t;
+/* Candidates: the eligible algorithms of op in algos.def order. */
+void papcoll__tune_init(papcoll__tune_t *t, const papcoll__tune_cfg_t *cfg, const int *cand, int nc);
+/* The observation of the previous call (its algorithm, run time, arrival
+ * spread), from exchanged data. */
+void papcoll__tune_observe(papcoll__tune_t *t, int algo, double runtime, double spread);
+/* The algorithm of the next call (an index of cand's values). */
+int papcoll__tune_next(const papcoll__tune_t *t);
+/* Calls one exploration costs: explore_calls * nc. */
+int papcoll__tune_cost(const papcoll__tune_t *t);
+/* Median of the recent run times of candidate k (NaN: none). */
+double papcoll__tune_median(const papcoll__tune_t *t, int k);
+
+#endif

@@ -1,0 +1,153 @@
+/*
+ * MPI test of the data-dependent policies (docs/policies.md): under random
+ * arrivals, ranks that skip their edges at random, and a late-rank regime
+ * in the middle of the run, every rank runs the same algorithm at every
+ * call of auto, tune and rules:FILE sites, with and without monitor
+ * threads, for gather and bcast; the results are correct; the policies
+ * actually switch.  With PAPCOLL_CHECK=1 the library also checks each
+ * call.  tests/policy.sh runs it, and runs it again with the test-only
+ * mutant PAPCOLL_TEST_POLICY_LOCAL (policies read a local value), which it
+ * must report as a disagreement (the run aborts with code 3 at the first
+ * one: ranks that disagree may have started different background parts).
+ *
+ * usage: mpirun -np P mpi_policy RULES_FILE [--iters N]
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "papcoll.h"
+
+static int g_rank, g_size, g_failed, g_disagree;
+
+static void fail(const char *what, const char *policy, int iter)
+{
+    printf("FAIL mpi_policy P=%d rank %d: %s (%s, call %d)\n", g_size, g_rank, what, policy, iter);
+    g_failed++;
+}
+
+static void sleep_ms(double ms)
+{
+    struct timespec ts = {(time_t)(ms / 1e3), (long)((ms - 1e3 * (double)(time_t)(ms / 1e3)) * 1e6)};
+    nanosleep(&ts, NULL);
+}
+
+/* This rank's delay at call it: uniform 0..2 ms, and 8 ms more for the
+ * last rank in calls 10..19 (a regime change). */
+static double delay_ms(unsigned *seed, int it)
+{
+    double d = 2.0 * rand_r(seed) / RAND_MAX;
+
+    return d + (it >= 10 && it < 20 && g_rank == g_size - 1 ? 8.0 : 0.0);
+}
+
+static int one_call(papcoll_site_t *s, papcoll_op_t op, int it, int *buf)
+{
+    int P = g_size, n = 64, i, rc, bad = 0;
+
+    if (op == PAPCOLL_OP_GATHER) {
+        for (i = 0; i < n; i++)
+            buf[i] = g_rank * 1000 + it + i;
+        rc = papcoll_gather(s, buf, n, MPI_INT, buf + n, n, MPI_INT, 0);
+        for (i = 0; rc == 0 && g_rank == 0 && i < P * n; i++)
+            bad |= buf[n + i] != (i / n) * 1000 + it + i % n;
+    } else {
+        for (i = 0; i < n; i++)
+            buf[i] = g_rank == 1 % P ? it * 7 + i : -1;
+        rc = papcoll_bcast(s, buf, n, MPI_INT, 1 % P);
+        for (i = 0; rc == 0 && i < n; i++)
+            bad |= buf[i] != it * 7 + i;
+    }
+    return rc ? rc : bad ? -1000 : 0;
+}
+
+static void run_site(const char *policy, papcoll_op_t op, int no_monitor, int iters)
+{
+    papcoll_options_t o = {.no_monitor = no_monitor, .quiet = 1, .predictor = "last"};
+    papcoll_ctx_t *ctx = NULL;
+    papcoll_site_t *s = NULL;
+    papcoll_timing_t t;
+    int *buf = calloc((size_t)(64 * (g_size + 1)), sizeof(int));
+    unsigned seed = 12345u + 977u * (unsigned)g_rank;
+    int it, rc, mm[2], v[2], switches = 0, last = -1;
+
+    if (buf == NULL || papcoll_init(MPI_COMM_WORLD, &o, &ctx) != 0 ||
+        (rc = papcoll_site_create(ctx, "p", op, policy, &s)) != 0) {
+        fail("setup failed", policy, -1);
+        exit(1);
+    }
+    for (it = 0; it < iters; it++) {
+        papcoll_processing_start(s);
+        sleep_ms(delay_ms(&seed, it) / 2);
+        if (rand_r(&seed) % 10 >= 3) /* 30 % of the calls skip the edge */
+            papcoll_edge(s, 0.5);
+        sleep_ms(delay_ms(&seed, it) / 2);
+        papcoll_processing_end(s);
+        rc = one_call(s, op, it, buf);
+        if (rc == PAPCOLL_ERR_AGREE)
+            g_disagree++; /* every rank got it: the check is collective */
+        if (rc != 0 && rc != PAPCOLL_ERR_AGREE)
+            fail(rc == -1000 ? "wrong result" : papcoll_strerror(rc), policy, it);
+        papcoll_site_last_timing(s, &t);
+        v[0] = t.algo;
+        v[1] = -t.algo;
+        MPI_Allreduce(v, mm, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        if (mm[0] != -mm[1] || rc == PAPCOLL_ERR_AGREE) {
+            /* Ranks that disagree may have started different background
+             * parts: nothing after this point could complete. */
+            if (g_rank == 0)
+                printf("mpi_policy P=%d: %s %s: ranks ran different algorithms at call %d\n", g_size, policy,
+                       papcoll_op_name(op), it);
+            fflush(stdout);
+            MPI_Abort(MPI_COMM_WORLD, 3);
+        }
+        switches += t.algo != last;
+        last = t.algo;
+    }
+    if (g_size > 1 && strncmp(policy, "tune", 4) == 0 && switches < 3)
+        fail("tune explored fewer than 3 algorithms", policy, iters);
+    if (g_size > 1 && strncmp(policy, "tune", 4) != 0 && switches < 2)
+        fail("the policy never switched between regimes", policy, iters);
+    papcoll_site_free(&s);
+    papcoll_finalize(&ctx);
+    free(buf);
+    if (g_rank == 0)
+        printf("mpi_policy: P=%d %s %s%s: %d switches\n", g_size, policy, papcoll_op_name(op),
+               no_monitor ? " no-monitor" : "", switches);
+}
+
+int main(int argc, char **argv)
+{
+    int provided, iters = 30, total[2], mine[2], m;
+    char rules[1024];
+    const char *pol[3] = {"auto", "tune:1,20", rules};
+    papcoll_op_t ops[2] = {PAPCOLL_OP_GATHER, PAPCOLL_OP_BCAST};
+
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &g_size);
+    if (argc == 4 && strcmp(argv[2], "--iters") == 0)
+        iters = atoi(argv[3]);
+    if ((argc != 2 && argc != 4) || iters < 1) {
+        if (g_rank == 0)
+            fprintf(stderr, "usage: mpi_policy RULES_FILE [--iters N]\n");
+        MPI_Finalize();
+        return 2;
+    }
+    snprintf(rules, sizeof rules, "rules:%s", argv[1]);
+    for (m = 0; m < 2; m++)
+        for (int p = 0; p < 3; p++)
+            for (int k = 0; k < 2; k++)
+                if (m == 0 || k == 0) /* without monitor threads: gather only */
+                    run_site(pol[p], ops[k], m, iters);
+    mine[0] = g_failed;
+    mine[1] = g_disagree;
+    MPI_Allreduce(mine, total, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (g_rank == 0)
+        printf("mpi_policy: P=%d: %s (%d failures, %d disagreements)\n", g_size,
+               total[0] || total[1] ? "FAILED" : "passed", total[0], total[1]);
+    MPI_Finalize();
+    return total[0] ? 1 : total[1] ? 3 : 0;
+}

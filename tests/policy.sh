@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# sanitizers: yes
+# The data-dependent policies (auto, tune, rules:FILE) at P = 4:
+# tests/mpi_policy.c must pass; the same run with the test-only mutant
+# PAPCOLL_TEST_POLICY_LOCAL (the policies read a local value instead of
+# exchanged data) must be caught as a disagreement (exit 3).
+set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+BIN=$OUTDIR/build/tests/mpi_policy
+need_bins "$BIN"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+cat >"$TMP/rules.conf" <<'RULES'
+# op    P  bytes  ratio   algorithm
+gather  *  *      0-0.5   lin
+gather  *  *      0.5-    bsls
+gather  *  *      *       ls
+bcast   *  *      0-0.5   binomial
+bcast   *  *      0.5-    bsorted
+bcast   *  *      *       chain
+RULES
+export PAPCOLL_CHECK=1 PAPCOLL_MODEL_ALPHA=20e-6 PAPCOLL_MODEL_BETA=1e-5 PAPCOLL_MODEL_GAMMA=1e-9
+rc=0
+for P in 4; do
+    timeout -k 5 180 mpirun --oversubscribe --mca mpi_yield_when_idle 1 -np "$P" "$BIN" "$TMP/rules.conf" || rc=1
+done
+# papbench's interface of the benchmark driver (docs/policies.md): fixed
+# names and policies in one --algos list, the shipped rules table, a replayed
+# PAT file; decision times in results.json.
+printf '0 0 0 0\n0 0 0 0.005\n0 0 0 0.005\n0.001 0 0.002 0\n' >"$TMP/pat.txt"
+for op in gather reduce bcast; do
+    timeout -k 5 120 mpirun --oversubscribe --mca mpi_yield_when_idle 1 -np 4 "$OUTDIR/bin/papbench" --op $op \
+        --algos mpi,auto,tune,rules:"$ROOT/configs/papcoll/rules-emu8.conf" --pattern replay:"$TMP/pat.txt" \
+        --size 4K --iters 8 --warmup 0 --quiet --out "$TMP/pb-$op" >"$TMP/pb-$op.log" 2>&1 || {
+        echo "FAIL policy.sh: papbench --op $op with policies"; tail -5 "$TMP/pb-$op.log"; rc=1; }
+    grep -q '"decision"' "$TMP/pb-$op/results.json" 2>/dev/null || {
+        echo "FAIL policy.sh: papbench --op $op: no decision times in results.json"; rc=1; }
+done
+PAPCOLL_TEST_POLICY_LOCAL=1 timeout -k 5 180 mpirun --oversubscribe --mca mpi_yield_when_idle 1 -np 4 \
+    "$BIN" "$TMP/rules.conf" --iters 20 >"$TMP/mutant.log" 2>&1
+m=$?
+if [[ $m -ne 3 ]]; then
+    echo "FAIL policy.sh: the local-value mutant was not caught (exit $m, want 3)"
+    tail -5 "$TMP/mutant.log"
+    rc=1
+else
+    echo "policy.sh: the local-value mutant was caught: $(tail -1 "$TMP/mutant.log")"
+fi
+exit $rc

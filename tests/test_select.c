@@ -1,0 +1,230 @@
+/*
+ * Serial unit tests of the data-dependent policies (papcoll/src/policy.c,
+ * select.c): the rules parser (errors with file:line) and matcher, the
+ * cost model and auto's choice, the Page-Hinkley detector and the tune
+ * state machine.  Pure functions: no MPI is initialised.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "papcoll.h"
+#include "policy.h"
+#include "select.h"
+#include "unit.h"
+
+static int all_ok(papcoll_op_t op, int algo, void *arg)
+{
+    (void)op, (void)algo, (void)arg;
+    return 1;
+}
+
+static int no_bg(papcoll_op_t op, int algo, void *arg)
+{
+    (void)arg;
+    return !(papcoll_algo_flags(op, algo) & PAPCOLL_F_BACKGROUND);
+}
+
+static int A(papcoll_op_t op, const char *name)
+{
+    return papcoll_algo_find(op, name);
+}
+
+static void test_rules_errors(void)
+{
+    static const struct {
+        const char *text, *want;
+        int rc;
+    } cases[] = {
+        {"gather * * * lin\ngather 1-4 * * nosuch\n", "t.conf:2: unknown gather algorithm 'nosuch'",
+         PAPCOLL_ERR_ALGO},
+        {"# c\n\ngather * *\n", "t.conf:3: want 5 fields", PAPCOLL_ERR_POLICY},
+        {"gathr * * * lin\n", "t.conf:1: unknown operation 'gathr'", PAPCOLL_ERR_POLICY},
+        {"gather 8-2 * * lin\n", "t.conf:1: bad range", PAPCOLL_ERR_POLICY},
+        {"gather * 1X * lin\n", "t.conf:1: bad range", PAPCOLL_ERR_POLICY},
+        {"# only a comment\n", "t.conf: no rules", PAPCOLL_ERR_POLICY},
+    };
+    papcoll__rules_t t;
+    char err[320];
+    size_t i;
+    int rc;
+
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        err[0] = '\0';
+        rc = papcoll__rules_parse(cases[i].text, "t.conf", &t, err, sizeof err);
+        check(rc == cases[i].rc, "rules case %zu: rc %d, want %d", i, rc, cases[i].rc);
+        check(strncmp(err, cases[i].want, strlen(cases[i].want)) == 0,
+              "rules case %zu: err '%s', want '%s...'", i, err, cases[i].want);
+    }
+}
+
+static void test_rules_match(void)
+{
+    const char *text = "gather 2-8 0-64K 0-0.5 lin   # balanced, small P\n"
+                       "gather 2-8 *     0.5-  bsls\n"
+                       "gather *   *     *     mpi\n"
+                       "bcast  *   -1M   *     binomial\n"
+                       "bcast  *   1M-   *     scatter_allgather\n";
+    papcoll__rules_t t;
+    char err[320] = "";
+    int rc = papcoll__rules_parse(text, "m.conf", &t, err, sizeof err);
+
+    check(rc == PAPCOLL_OK && t.n == 5, "parse: rc %d n %d err %s", rc, t.n, err);
+    check(papcoll__rules_match(&t, PAPCOLL_OP_GATHER, 8, 65536, 0.1) == 0, "gather small balanced: rule 0");
+    check(papcoll__rules_match(&t, PAPCOLL_OP_GATHER, 8, 65537, 0.1) == 2,
+          "gather above 64K balanced: rule 2");
+    check(papcoll__rules_match(&t, PAPCOLL_OP_GATHER, 4, 1e6, 0.5) == 1, "ratio 0.5 opens rule 1");
+    check(papcoll__rules_match(&t, PAPCOLL_OP_GATHER, 4, 1e6, 40) == 1, "ratio 40: rule 1");
+    check(papcoll__rules_match(&t, PAPCOLL_OP_GATHER, 4, 100, NAN) == 2, "no prediction: only '*' ratios");
+    check(papcoll__rules_match(&t, PAPCOLL_OP_GATHER, 16, 100, 0.1) == 2, "P 16: rule 2");
+    check(papcoll__rules_match(&t, PAPCOLL_OP_BCAST, 16, 1048576, 0) == 3, "bcast 1M inclusive: rule 3");
+    check(papcoll__rules_match(&t, PAPCOLL_OP_BCAST, 16, 1048577, 0) == 4, "bcast above 1M: rule 4");
+    check(papcoll__rules_match(&t, PAPCOLL_OP_SCATTER, 16, 1, 0) == -1, "scatter: no rule");
+    check(t.r[1].algo == A(PAPCOLL_OP_GATHER, "bsls") && t.r[1].line == 2, "rule 1 is bsls at line 2");
+}
+
+static papcoll__pin_t pin(int P, double bytes, double spread, int mon)
+{
+    return (papcoll__pin_t){.P = P,
+                            .bytes = bytes,
+                            .commutative = 1,
+                            .has_monitor = mon,
+                            .alpha = 50e-6,
+                            .beta = 8e-9,
+                            .gamma = 1e-9,
+                            .seg = 65536,
+                            .spread = spread,
+                            .last_algo = -1,
+                            .last_runtime = NAN,
+                            .last_spread = NAN};
+}
+
+static void test_auto(void)
+{
+    papcoll__auto_cfg_t cfg = {0.25};
+    papcoll__auto_out_t o;
+    papcoll__pin_t in = pin(8, 1 << 20, 0, 1);
+    papcoll_op_t G = PAPCOLL_OP_GATHER, B = PAPCOLL_OP_BCAST;
+
+    papcoll__auto_choose(G, &in, &cfg, all_ok, NULL, &o);
+    check(o.base == A(G, "lin") && o.algo == o.base, "gather balanced 1 MiB: lin, got %d/%d", o.base, o.algo);
+    check(fabs(o.t_base - (50e-6 + 7 * 1048576 * 8e-9)) < 1e-12, "gather lin cost %g", o.t_base);
+    in.spread = 0.2 * o.t_base;
+    papcoll__auto_choose(G, &in, &cfg, all_ok, NULL, &o);
+    check(o.algo == o.base, "ratio 0.2 < 0.25: base, got %d", o.algo);
+    in.spread = 0.05;
+    papcoll__auto_choose(G, &in, &cfg, all_ok, NULL, &o);
+    check(o.algo == A(G, "bsls") && o.gain > 0, "50 ms spread: bsls, got %d gain %g", o.algo, o.gain);
+    papcoll__auto_choose(G, &in, &cfg, no_bg, NULL, &o);
+    check(o.algo == A(G, "sls"), "no background part: sls, got %d", o.algo);
+    in = pin(8, 64, 0, 1);
+    papcoll__auto_choose(B, &in, &cfg, all_ok, NULL, &o);
+    check(o.algo == A(B, "binomial"), "bcast 64 B: binomial, got %s", papcoll_algo_name(B, o.algo));
+    in = pin(8, 64 << 20, 0, 1);
+    papcoll__auto_choose(B, &in, &cfg, all_ok, NULL, &o);
+    check(o.algo != A(B, "binomial") && o.algo >= 0, "bcast 64 MiB: not binomial, got %s",
+          papcoll_algo_name(B, o.algo));
+    in.spread = NAN;
+    papcoll__auto_choose(G, &in, &cfg, all_ok, NULL, &o);
+    check(o.algo == o.base && isnan(o.ratio), "no prediction: base");
+}
+
+static void test_ph(void)
+{
+    papcoll__ph_t ph = {.delta = 0.5, .lambda = 10, .floor = 0.05, .min_n = 10};
+    int i, alarms = 0, at = -1;
+
+    papcoll__ph_reset(&ph);
+    unit_rng = 7;
+    for (i = 0; i < 2000; i++)
+        alarms += papcoll__ph_add(&ph, 0.1 + 0.05 * (rnd_unit() - 0.5));
+    check(alarms == 0, "stationary: %d alarms", alarms);
+    papcoll__ph_reset(&ph);
+    for (i = 0, alarms = 0; i < 5000; i++) /* wide noise (uniform 0..3): the scale adapts */
+        alarms += papcoll__ph_add(&ph, 3 * rnd_unit());
+    check(alarms == 0, "stationary wide noise: %d alarms", alarms);
+    papcoll__ph_reset(&ph);
+    for (i = 0; i < 100; i++)
+        papcoll__ph_add(&ph, 0.1 + 0.05 * (rnd_unit() - 0.5));
+    for (i = 0; i < 100 && at < 0; i++)
+        if (papcoll__ph_add(&ph, 1.1 + 0.05 * (rnd_unit() - 0.5)))
+            at = i;
+    check(at >= 0 && at <= 4, "step +1: alarm after %d samples", at);
+    papcoll__ph_reset(&ph);
+    for (i = 0; i < 50; i++)
+        papcoll__ph_add(&ph, 1.0);
+    for (i = 0, at = -1; i < 100 && at < 0; i++)
+        if (papcoll__ph_add(&ph, 0.0))
+            at = i;
+    check(at >= 0 && at <= 4, "step -1: alarm after %d samples", at);
+}
+
+static void test_tune(void)
+{
+    papcoll__tune_cfg_t cfg = {3, 40, 5};
+    papcoll__tune_t t;
+    int cand[3] = {4, 6, 9}, i, a, seen[10] = {0};
+    double rt[10] = {[4] = 3.0, [6] = 1.0, [9] = 2.0};
+
+    papcoll__tune_init(&t, &cfg, cand, 3);
+    check(papcoll__tune_cost(&t) == 9, "cost %d", papcoll__tune_cost(&t));
+    for (i = 0; i < 9; i++) {
+        a = papcoll__tune_next(&t);
+        check(t.phase == PAPCOLL__TUNE_EXPLORE && a == cand[i % 3], "explore call %d: %d", i, a);
+        seen[a]++;
+        papcoll__tune_observe(&t, a, rt[a], 0.1);
+    }
+    check(seen[4] == 3 && seen[6] == 3 && seen[9] == 3, "each candidate 3 times");
+    check(t.phase == PAPCOLL__TUNE_EXPLOIT && papcoll__tune_next(&t) == 6, "exploits 6, got %d",
+          papcoll__tune_next(&t));
+    for (i = 0; i < 39; i++)
+        papcoll__tune_observe(&t, 6, 1.0, 0.1);
+    check(t.phase == PAPCOLL__TUNE_EXPLOIT, "still exploiting before the period");
+    papcoll__tune_observe(&t, 6, 1.0, 0.1);
+    check(t.phase == PAPCOLL__TUNE_EXPLORE && t.why == 1 && t.explorations == 2, "period: re-explores");
+    for (i = 0; i < 9; i++) {
+        a = papcoll__tune_next(&t);
+        papcoll__tune_observe(&t, a, rt[a], 0.1);
+    }
+    for (i = 0; i < 12; i++)
+        papcoll__tune_observe(&t, 6, 1.0, 0.1);
+    check(t.phase == PAPCOLL__TUNE_EXPLOIT, "exploiting, stationary spread");
+    for (i = 0; i < 5 && t.phase == PAPCOLL__TUNE_EXPLOIT; i++)
+        papcoll__tune_observe(&t, 6, 1.0, 3.0); /* the spread jumps to 3 run times */
+    check(t.phase == PAPCOLL__TUNE_EXPLORE && t.why == 2, "change point: re-explores after %d calls", i);
+    check(isnan(papcoll__tune_median(&t, 0)), "a new exploration forgets old samples");
+}
+
+static void test_policy_text(void)
+{
+    papcoll__policy_t p;
+
+    check(papcoll__policy_parse(PAPCOLL_OP_GATHER, "auto", &p) == PAPCOLL_OK &&
+              p.kind == PAPCOLL__POLICY_AUTO && p.acfg.ratio == 0.25,
+          "auto");
+    check(papcoll__policy_parse(PAPCOLL_OP_GATHER, "auto:0.5", &p) == PAPCOLL_OK && p.acfg.ratio == 0.5,
+          "auto:0.5");
+    check(papcoll__policy_parse(PAPCOLL_OP_GATHER, "tune:2,100", &p) == PAPCOLL_OK &&
+              p.tcfg.explore_calls == 2 && p.tcfg.period == 100,
+          "tune:2,100");
+    check(papcoll__policy_parse(PAPCOLL_OP_GATHER, "tune:0", &p) == PAPCOLL_ERR_POLICY, "tune:0 refused");
+    check(papcoll__policy_parse(PAPCOLL_OP_GATHER, "rules:/nonexistent/x.conf", &p) == PAPCOLL_ERR_POLICY &&
+              strstr(p.err, "/nonexistent/x.conf") != NULL,
+          "missing rules file: '%s'", p.err);
+    check(papcoll__policy_parse(PAPCOLL_OP_GATHER, "bsls", &p) == PAPCOLL_OK &&
+              p.kind == PAPCOLL__POLICY_FIXED,
+          "plain name");
+    check(papcoll__policy_parse(PAPCOLL_OP_GATHER, "what:x", &p) == PAPCOLL_ERR_POLICY, "unknown policy");
+}
+
+int main(void)
+{
+    unit_name = "test_select";
+    test_rules_errors();
+    test_rules_match();
+    test_auto();
+    test_ph();
+    test_tune();
+    test_policy_text();
+    return unit_summary();
+}

@@ -208,8 +208,10 @@ papcoll_ctx_t *papcoll_ctx_from_comm(MPI_Comm comm);
  * $PAPCOLL_<OP>_ALGORITHM, then the config file key <op>_algorithm, then the
  * op's default (papcoll_ops.def).  An unknown algorithm returns
  * PAPCOLL_ERR_ALGO, an unknown policy or a bad rules file PAPCOLL_ERR_POLICY
- * (with FILE:LINE on rank 0's stderr), as does a rules file that differs
- * between ranks.  The context's first site whose algorithm is flagged
+ * (with FILE:LINE on stderr), as does a rules file that differs between
+ * ranks.  A failure on some ranks only (a rules file one node cannot read,
+ * memory) fails the creation on every rank: those ranks return their own
+ * error, the others PAPCOLL_ERR_AGREE.  The context's first site whose algorithm is flagged
  * PAPCOLL_F_MODEL, or whose policy is rules, auto or tune, measures the
  * alpha-beta-gamma model here (unless the options give it; docs/reduce.md).
  */
@@ -247,7 +249,8 @@ const char *papcoll_site_policy(const papcoll_site_t *site);
 /** Changes the site's policy (collective: the same text on all ranks;
  *  between calls, not between an edge and its call).  The context's first
  *  switch to an algorithm flagged PAPCOLL_F_MODEL measures the model (a few
- *  ms to tens of ms; docs/reduce.md), as papcoll_site_create does. */
+ *  ms to tens of ms; docs/reduce.md), as papcoll_site_create does.  A
+ *  policy some ranks cannot take fails on every rank, as there. */
 int papcoll_site_set_algo(papcoll_site_t *site, const char *policy);
 
 /**

@@ -116,6 +116,27 @@ static int parse_policy(papcoll_ctx_t *ctx, papcoll_op_t op, const char *text, p
     return rc;
 }
 
+/*
+ * Agrees on the local steps of a collective set-up (parsing the policy,
+ * reading a rules file, allocating): a rank that failed alone must not
+ * leave the others waiting in the next collective step.  Every rank
+ * returns an error when any failed: its own, else PAPCOLL_ERR_AGREE.  A
+ * failure rank 0 did not see is said by the lowest failing rank.
+ */
+static int agree_local(papcoll_ctx_t *ctx, const char *what, int rc, const papcoll__policy_t *p)
+{
+    int mine = rc == PAPCOLL_OK ? ctx->size : ctx->rank, first = 0;
+
+    if (PMPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, ctx->data_comm) != MPI_SUCCESS)
+        return PAPCOLL_ERR_MPI;
+    if (first == ctx->size)
+        return PAPCOLL_OK;
+    if (first == ctx->rank && first != 0 && !ctx->quiet)
+        fprintf(stderr, "papcoll: warning: rank %d: %s: %s\n", ctx->rank, what,
+                p != NULL && p->err[0] != '\0' ? p->err : papcoll_strerror(rc));
+    return rc != PAPCOLL_OK ? rc : PAPCOLL_ERR_AGREE;
+}
+
 /* The collective steps a policy needs once it is set (every rank of the
  * site, like its creation): the model for model-planned algorithms and
  * for every data-dependent policy; for rules, every rank must have read
@@ -151,10 +172,10 @@ int papcoll_site_create(papcoll_ctx_t *ctx, const char *name, papcoll_op_t op, c
     if ((site = calloc(1, sizeof(*site))) == NULL)
         return PAPCOLL_ERR_NOMEM;
     site_init(site, ctx, name, op);
-    if ((rc = parse_policy(ctx, op, policy ? policy : ctx->policy_default[op], &site->policy)) != PAPCOLL_OK ||
-        (rc = site_alloc(site, ctx->size)) != PAPCOLL_OK)
-        goto fail;
-    if (ctx->tracing && (rc = papcoll__record_alloc(site)) != PAPCOLL_OK)
+    if ((rc = parse_policy(ctx, op, policy ? policy : ctx->policy_default[op], &site->policy)) == PAPCOLL_OK &&
+        (rc = site_alloc(site, ctx->size)) == PAPCOLL_OK && ctx->tracing)
+        rc = papcoll__record_alloc(site);
+    if ((rc = agree_local(ctx, site->name, rc, &site->policy)) != PAPCOLL_OK)
         goto fail;
     if ((rc = dup_comm(ctx->data_comm, &site->comm)) != PAPCOLL_OK ||
         (rc = dup_comm(ctx->mon_comm, &site->mcomm)) != PAPCOLL_OK ||
@@ -227,9 +248,9 @@ int papcoll_site_set_algo(papcoll_site_t *site, const char *policy)
         return PAPCOLL_ERR_INVAL;
     if (site->requested != site->calls)
         return PAPCOLL_ERR_STATE; /* an exchange (maybe a background part) is pending */
-    if ((p = malloc(sizeof *p)) == NULL) /* a rules table is large for the stack */
-        return PAPCOLL_ERR_NOMEM;
-    if ((rc = parse_policy(site->ctx, site->op, policy, p)) != PAPCOLL_OK)
+    p = malloc(sizeof *p); /* a rules table is large for the stack */
+    rc = p != NULL ? parse_policy(site->ctx, site->op, policy, p) : PAPCOLL_ERR_NOMEM;
+    if ((rc = agree_local(site->ctx, site->name, rc, p)) != PAPCOLL_OK)
         goto fail;
     papcoll__wait_idle(site);
     if ((rc = policy_collective(site, p)) != PAPCOLL_OK)

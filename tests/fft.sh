@@ -5,7 +5,7 @@
 # PAPCOLL_FFT_TEST_CORRUPT) makes the validation FAIL with exit 1 and stops every
 # rank; every gather algorithm and `mpi` runs; the INI file, noise injection and
 # the output files (summary.json, iterations.csv, --trace) work; ranks whose
-# configurations differ are refused.  ~30 s on 2 cores.
+# configurations differ are refused; --work validates and reports its checksum.  ~35 s on 2 cores.
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 FFT=$OUTDIR/bin/fft
@@ -33,6 +33,8 @@ expect_error "slow rank out of range" "R must be a rank" 0 --noise slow-rank:1,2
 expect_error "unreadable trace" "cannot read trace file" 0 --noise trace:"$TMP/missing.txt"
 expect_error "unknown option" "unknown option" 0 --size 4096
 expect_error "bad iterations" "iters" 0 --iters 0
+expect_error "negative work" "--work: .*0..100000" 0 --work -1
+expect_error "work too large" "--work: .*0..100000" 0 --work 100001
 expect_error "missing config file" "cannot read" 0 --config "$TMP/none.ini"
 printf '[fft]\nsize = 4096\n' >"$TMP/bad.ini"
 expect_error "unknown INI key" "line 2: unknown key 'size'" 0 --config "$TMP/bad.ini"
@@ -81,6 +83,33 @@ for a in $algos; do
         [[ $(json "$TMP/out/summary.json" algo) == "$a" ]] || fail "algorithm $a: summary.json algo"
     fi
 done
+
+# --- --work W: multitaper passes inside the PAT window; the run still validates, the checksum is
+# the signal's energy (2^log2P * 2/3 per pass for the uniform signal after log2P master stages,
+# docs/fft.md) and does not depend on the gather algorithm ---
+work_checksum() {
+    local w=$1 np=$2 iters=$3 what=$4 passes ratio
+    sum=$(json "$TMP/out/summary.json" work_checksum)
+    passes=$(json "$TMP/out/summary.json" work_passes)
+    [[ $(json "$TMP/out/summary.json" work) == "$w" && $passes == $((w * np * iters)) ]] ||
+        fail "$what: summary.json work=$(json "$TMP/out/summary.json" work) passes=$passes"
+    ratio=$(awk -v s="$sum" -v p="$passes" -v np="$np" 'BEGIN { print s / (p * np * 2 / 3) }')
+    awk -v r="$ratio" 'BEGIN { exit !(r > 0.95 && r < 1.05) }' ||
+        fail "$what: work checksum $sum is $ratio x the signal's expected energy"
+    grep -q "^summary: .* work=$w work_checksum=" "$TMP/log" || fail "$what: no work in the summary line"
+}
+if expect_ok "work 6, own" 4 --n 16384 --iters 4 --verify-every 2 --work 6 --algo ls; then
+    work_checksum 6 4 4 "work 6, own"
+    sum_ls=$sum
+    if expect_ok "work 6, bsls" 4 --n 16384 --iters 4 --verify-every 2 --work 6 --algo bsls; then
+        work_checksum 6 4 4 "work 6, bsls"
+        sum_bsls=$sum
+        awk -v a="$sum_ls" -v b="$sum_bsls" 'BEGIN { d = a - b; exit !(d * d <= 1e-12 * a * a) }' ||
+            fail "work checksum differs between ls ($sum_ls) and bsls ($sum_bsls)"
+    fi
+fi
+expect_ok "work 3 (odd), fftw kernel" 2 --n 8192 --iters 3 --verify-every 1 --work 3 --kernel fftw &&
+    work_checksum 3 2 3 "work 3, fftw"
 
 # --- INI file (command line wins), [papcoll] section for the library ---
 printf '[fft]\nn = 8192\niters = 3\nkernel = fftw\nverify_every = 1\nalgo = ls\n[papcoll]\npredictor = last\n' \

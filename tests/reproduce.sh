@@ -2,8 +2,9 @@
 # Test of jobs/reproduce: the smoke experiment on 3 local ranks must give a
 # table and a CSV with every algorithm of every point; a run that fails must
 # be reported while the others go on, with exit status 1; dry runs of the
-# paper experiments must plan the right runs and write nothing.
-# Exit 0 pass, 1 fail, 77 skip (no python3 or mpirun).  About 10 s.
+# paper experiments (Table 5 at the paper's conditions, the node sweeps)
+# must plan the right runs and write nothing.
+# Exit 0 pass, 1 fail, 77 skip (no python3 or mpirun).  About 12 s.
 set -uo pipefail
 
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -62,6 +63,16 @@ done
 [[ $(grep -cE '^\| 64K( \| [0-9]+\.[0-9]{2} \([+-][0-9]+\.[0-9]\)){2} \|$' "$md") == 6 ]] ||
     fail "results.md: expected 6 matrix rows for 64K with quotient (difference) cells"
 check_csv "$TMP/ok/results.csv" 16 || fail "results.csv of the smoke run"
+# papbench's efficiency and the rig's limits (alpha per rank, CPU per rank) under every point.
+[[ $(grep -cE '^Efficiency \(median .*: ls [0-9.]+, sls [0-9.]+, bsls [0-9.]+, mpi [0-9.]+\.$' "$md") == 4 ]] ||
+    fail "results.md: expected an efficiency line under each of the 4 points"
+[[ $(grep -cE '^Limits of the rig .*α root ↔ rank min / median / max [0-9.]+ / [0-9.]+ / [0-9.]+ µs; CPU per rank .*mean [0-9.]+ s' "$md") == 4 ]] ||
+    fail "results.md: expected a limits line under each of the 4 points"
+python3 - "$TMP/ok/results.csv" <<'EOF2' || fail "results.csv: no efficiency or limits columns"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert all(0 < float(r["efficiency_median"]) <= 1.5 and float(r["cpu_rank_max_s"]) > 0 for r in rows)
+EOF2
 
 # 2. One point fails (a size papbench refuses), the other runs.
 "$REPRO" smoke --rig local --bin "$BIN" --out "$TMP/bad" --set "sweep.size=bogus 16K" \
@@ -86,10 +97,28 @@ grep -q 'would run: .*emucluster --prefix pap up 8 --rate 1gbit --latency 0' "$T
     fail "proficz2020-scatter: expected 35 runs"
 "$REPRO" fft-table5 --dry-run --out "$TMP/dry" >"$TMP/dry3.log" 2>&1 || fail "dry run of fft-table5 failed"
 [[ $(grep -c 'bin/fft --out .* --algo ' "$TMP/dry3.log") == 70 ]] || fail "fft-table5: expected 7 algorithms x 10 repetitions"
+"$REPRO" fft-table5-paper --dry-run --out "$TMP/dry" >"$TMP/dry4.log" 2>&1 || fail "dry run of fft-table5-paper failed"
+[[ $(grep -c 'bin/fft --out .* --n 131072 --iters 1000 --work [1-9][0-9]* .* --algo ' "$TMP/dry4.log") == 24 ]] ||
+    fail "fft-table5-paper: expected 8 algorithms x 3 repetitions of 1 MiB, 1000 iterations, work > 0"
+# The scalability sweeps: nodes swept (one run per count, the cluster sized for the largest).
+for op in gather scatter; do
+    "$REPRO" scaling-$op --dry-run --out "$TMP/dry" >"$TMP/dry5.log" 2>&1 || fail "dry run of scaling-$op failed"
+    for np in 4 8 16 32 48; do
+        [[ $(grep -c -- "run --ppn 1 --np $np -- .*papbench .*--op $op .*--size 2M --maxdelay 50 .*--pattern uniform" \
+            "$TMP/dry5.log") == 1 ]] || fail "scaling-$op: no run on $np nodes"
+    done
+    grep -q -- '--nodes' "$TMP/dry5.log" && fail "scaling-$op: nodes passed to papbench"
+    grep -q 'would run: .*emucluster --prefix pap up 48 ' "$TMP/dry5.log" ||
+        fail "scaling-$op: the cluster is not sized for 48 nodes"
+done
+"$REPRO" scaling-gather --dry-run --rig slurm --out "$TMP/dry" >"$TMP/dry6.log" 2>&1 || fail "SLURM dry run of scaling-gather failed"
+grep -q 'slurm/launch --nodes 32 --ppn 1 ' "$TMP/dry6.log" || fail "scaling-gather: SLURM launch not per node count"
+out=$("$REPRO" scaling-gather --set "sweep.nodes=4 x" --dry-run 2>&1) && fail "nodes = x accepted"
+[[ $out == *"[sweep] nodes must be integers >= 1"* ]] || fail "bad swept nodes: unexpected error '$out'"
 [[ ! -e $TMP/dry ]] || fail "a dry run wrote $TMP/dry"
 out=$("$REPRO" smoke --set experiment.nodes=0 --dry-run 2>&1) && fail "nodes = 0 accepted"
 [[ $out == "reproduce: "*"nodes must be an integer >= 1"* ]] || fail "bad nodes: unexpected error '$out'"
 
 echo "PASS: reproduce: smoke table (4 points x 4 algorithms) and CSV; a failed run reported, exit 1," \
-    "the others done; dry runs plan 35, 35 and 70 runs"
+    "the others done; dry runs plan 35, 35, 70 and 24 runs and the 4..48-node sweeps"
 exit 0

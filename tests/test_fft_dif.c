@@ -2,7 +2,7 @@
  * Serial unit tests of the FFT proxy's numerical pieces (apps/fft): the
  * radix-2 DIF stages, the output permutation, the block kernels with their
  * midpoint, the master/block decomposition of the app, the input signal, the
- * error bound and the noise specifications.
+ * error bound, the noise specifications and the --work multitaper passes.
  *
  * References: FFTW's single-precision transform for every size (relative L2
  * error), and a direct O(n^2) DFT in double precision for small sizes (so
@@ -22,6 +22,7 @@
 #include "../apps/fft/kernel.h"
 #include "../apps/fft/noise.h"
 #include "../apps/fft/verify.h"
+#include "../apps/fft/work.h"
 #include "unit.h"
 
 #include <fftw3.h>
@@ -372,6 +373,41 @@ static void test_noise(void)
     remove(path);
 }
 
+/* ------------------------------------------------------------ work -- */
+
+/* A unit tone: every sine taper has sum h^2 = 1, so each pass's energy is 1;
+ * the spectrum peaks next to the tone's bin; two calls add up; W = 0 is a no-op. */
+static void test_work(void)
+{
+    enum { LOG2B = 10, W = 5, TONE = 100 };
+    long n, b = 1L << LOG2B, peak = 0;
+    fft_cpx_t *x = buf(b);
+    fft_work_t w;
+    fft_work_sum_t s = {0, 0, 0};
+
+    unit_name = "test_fft_dif work";
+    for (n = 0; n < b; n++)
+        x[n] = (float)cos(6.283185307179586 * (double)(TONE * n % b) / (double)b) +
+               I * (float)sin(6.283185307179586 * (double)(TONE * n % b) / (double)b);
+    if (!check(fft_work_init(&w, LOG2B, W, FFTW_ESTIMATE) == 0, "fft_work_init failed"))
+        return;
+    fft_work_load(&w, x);
+    fft_work_run(&w, 0, W / 2, &s);
+    fft_work_run(&w, W / 2, W + 3, &s);
+    check(s.passes == W, "%ld passes, expected %d", s.passes, W);
+    check(fabs(s.power / W - 1.0) < 1e-5, "energy per pass %.9g, expected 1", s.power / W);
+    check(s.max_parseval <= fft_parseval_tolerance(LOG2B), "Parseval error %.3g", s.max_parseval);
+    for (n = 1; n < b; n++)
+        if (cabsf(w.out[n]) > cabsf(w.out[peak]))
+            peak = n;
+    check(labs(peak - TONE) <= W, "taper %d: spectrum peaks at bin %ld, tone at %d", W, peak, TONE);
+    fft_work_free(&w);
+    check(fft_work_init(&w, LOG2B, 0, FFTW_ESTIMATE) == 0 && w.x == NULL, "W = 0 allocated");
+    fft_work_run(&w, 0, 4, &s);
+    check(s.passes == W, "W = 0 ran passes");
+    fftwf_free(x);
+}
+
 int main(void)
 {
     if (UNDER_TSAN)
@@ -385,6 +421,7 @@ int main(void)
     test_signal();
     test_bounds();
     test_noise();
+    test_work();
     unit_name = "test_fft_dif";
     return unit_summary();
 }

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "output.h"
 #include "papcoll.h"
+#include "work.h"
 
 enum {
     O_CONFIG,
@@ -19,6 +20,7 @@ enum {
     O_THREADS,
     O_ALGO,
     O_KERNEL,
+    O_WORK,
     O_NOISE,
     O_VERIFY_EVERY,
     O_SEED,
@@ -38,6 +40,8 @@ static const cli_option_t option_table[O_COUNT] = {
     [O_THREADS] = {"threads", "T", "OpenMP threads per rank (default 1)"},
     [O_ALGO] = {"algo", "NAME", "gather algorithm (default: $PAPCOLL_GATHER_ALGORITHM, then library's)"},
     [O_KERNEL] = {"kernel", "K", "block transform: own (radix-2 DIF) | fftw (default own)"},
+    [O_WORK] = {"work", "W",
+                "extra signal processing per iteration: W multitaper FFT passes on each block (default 0)"},
     [O_NOISE] = {"noise", "SPEC", "imbalance injection, see below (default none)"},
     [O_VERIFY_EVERY] = {"verify-every", "K",
                         "check against FFTW every K iterations and on the last (default 100)"},
@@ -125,6 +129,9 @@ static int parse_loop(fft_config_t *cfg, char *err, size_t errlen)
     if (rc == CLI_OK)
         rc = cli_opts_long(op, O_THREADS, 1, 1024, "a number of threads in 1..1024", &threads, err, errlen);
     cfg->threads = (int)threads;
+    if (rc == CLI_OK)
+        rc =
+            cli_opts_long(op, O_WORK, 0, FFT_MAX_WORK, "a work factor in 0..100000", &cfg->work, err, errlen);
     if (rc == CLI_OK && o[O_SEED].value != NULL && cli_parse_u64(o[O_SEED].value, &cfg->seed) != 0)
         rc = cli_opts_fail(op, O_SEED, "an unsigned 64-bit integer", err, errlen);
     return rc;
@@ -184,9 +191,10 @@ void fft_config_text(const fft_config_t *cfg, char *buf, size_t len)
 
     text_init(&t, buf, len);
     text_add(&t,
-             "[fft]\nn = %lld\niters = %ld\nthreads = %d\nkernel = %s\nnoise = %s\nverify-every = %ld\nseed "
+             "[fft]\nn = %lld\niters = %ld\nthreads = %d\nkernel = %s\nwork = %ld\nnoise = %s\nverify-every "
+             "= %ld\nseed "
              "= %" PRIu64 "\n",
-             cfg->n, cfg->iters, cfg->threads, fft_kernel_name(cfg->kernel), cfg->noise_spec,
+             cfg->n, cfg->iters, cfg->threads, fft_kernel_name(cfg->kernel), cfg->work, cfg->noise_spec,
              cfg->verify_every, cfg->seed);
     text_key(&t, "algo", cfg->algo);
     text_key(&t, "out", cfg->out_dir);

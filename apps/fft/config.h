@@ -36,6 +36,7 @@ typedef struct {
     int log2b; /* block of each rank: 2^(log2n - log2p) points */
     long iters;
     long verify_every; /* validate every K iterations and on the last */
+    long work;         /* --work: multitaper passes per iteration on each block (work.h), 0: none */
     int threads;       /* OpenMP threads per rank */
     const char *algo;  /* gather algorithm, NULL: PAPCOLL_GATHER_ALGORITHM, config, default */
     fft_kernel_kind_t kernel;

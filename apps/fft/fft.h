@@ -18,13 +18,15 @@
 #include "papcoll.h"
 #include "paptrace.h"
 #include "verify.h"
+#include "work.h"
 
 /* Per-iteration record of one rank: arrival and exit of the gather (global
  * clock, papcoll_site_last_timing) and the block transform's duration. */
 enum { REC_ARRIVAL, REC_EXIT, REC_COMPUTE, REC_FIELDS };
 
-/* Per-rank totals gathered to rank 0 at the end. */
-enum { TOT_COMPUTE, TOT_GATHER, TOT_FIELDS };
+/* Per-rank totals gathered to rank 0 at the end: compute and gather time;
+ * the --work checksum, its largest Parseval error and its passes. */
+enum { TOT_COMPUTE, TOT_GATHER, TOT_WORK_POWER, TOT_WORK_ERR, TOT_WORK_PASSES, TOT_FIELDS };
 
 typedef struct {
     const fft_config_t *cfg;
@@ -35,17 +37,19 @@ typedef struct {
     dif_twiddles_t tw;      /* block-sized table (every rank) */
     dif_twiddles_t tw_full; /* rank 0: N-point table for its log2(P) stages */
     fft_kernel_t kernel;
-    dif_order_t order;   /* rank 0: gathered blocks -> natural order */
-    fft_ref_t ref;       /* rank 0: FFTW's full-size transform */
-    fft_cpx_t *data;     /* rank 0: the signal (N); others: their block */
-    fft_cpx_t *gathered; /* rank 0: the gather's receive buffer (N), bound to the site */
-    fft_cpx_t *result;   /* rank 0: the transform in natural order (N) */
-    double *rec;         /* REC_FIELDS per iteration */
-    double *prep, *post; /* rank 0, per iteration: signal + DIF stages; reorder (s) */
-    long done;           /* iterations completed (equal on all ranks) */
-    double total_time;   /* rank 0: the loop, validation excluded (s) */
-    double verify_time;  /* rank 0: time spent validating (s) */
-    long checks;         /* rank 0: validations run */
+    fft_work_t work;         /* --work: the multitaper passes on this rank's block */
+    fft_work_sum_t work_sum; /* their running totals */
+    dif_order_t order;       /* rank 0: gathered blocks -> natural order */
+    fft_ref_t ref;           /* rank 0: FFTW's full-size transform */
+    fft_cpx_t *data;         /* rank 0: the signal (N); others: their block */
+    fft_cpx_t *gathered;     /* rank 0: the gather's receive buffer (N), bound to the site */
+    fft_cpx_t *result;       /* rank 0: the transform in natural order (N) */
+    double *rec;             /* REC_FIELDS per iteration */
+    double *prep, *post;     /* rank 0, per iteration: signal + DIF stages; reorder (s) */
+    long done;               /* iterations completed (equal on all ranks) */
+    double total_time;       /* rank 0: the loop, validation excluded (s) */
+    double verify_time;      /* rank 0: time spent validating (s) */
+    long checks;             /* rank 0: validations run */
     double max_rel_err, max_parseval_err;
     int failed; /* rank 0: a validation failed */
     long failed_iter;

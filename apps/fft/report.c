@@ -4,6 +4,7 @@
  * Everything here runs on rank 0 except the final agreement on the status.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,10 @@ typedef struct {
     pm_stats_t rt, el;
     double compute_time; /* mean over ranks of the time spent computing (s) */
     double prep, post;   /* rank 0: signal + DIF stages, reorder (s) */
+    double work_power;   /* --work: checksum, sum over ranks of the passes' spectral energy */
+    double work_err;     /* --work: largest Parseval error of any pass (NaN if one was NaN) */
+    long work_passes;    /* --work: passes run on all ranks */
+    int work_failed;     /* --work: a pass broke Parseval beyond the block's tolerance */
 } summary_t;
 
 static const char *algo_requested(const fft_t *f)
@@ -62,6 +67,12 @@ void fft_report_config(const fft_t *f)
            c->kernel == FFT_KERNEL_FFTW ? "fftw (FFTW on the block halves)" : "own (iterative radix-2 DIF)",
            c->threads, c->threads == 1 ? "" : "s");
     print_monitor(f);
+    if (c->work > 0)
+        printf("  work         %ld multitaper passes per iteration on each block: sine taper, %lld-point "
+               "FFTW, power spectrum (docs/fft.md)\n",
+               c->work, f->block);
+    else
+        printf("  work         none (only the block transform)\n");
     printf("  noise        %s\n", noise);
     printf("  seed         %" PRIu64 "\n", c->seed);
     if (c->config_file != NULL)
@@ -109,8 +120,16 @@ static int summarize(const fft_t *f, summary_t *s)
         s->prep += f->prep[k];
         s->post += f->post[k];
     }
-    for (p = 0; p < f->nprocs; p++)
-        s->compute_time += f->totals[p * TOT_FIELDS + TOT_COMPUTE];
+    for (p = 0; p < f->nprocs; p++) {
+        const double *t = &f->totals[p * TOT_FIELDS];
+
+        s->compute_time += t[TOT_COMPUTE];
+        s->work_power += t[TOT_WORK_POWER];
+        s->work_passes += (long)t[TOT_WORK_PASSES];
+        if (isnan(t[TOT_WORK_ERR]) || t[TOT_WORK_ERR] > s->work_err)
+            s->work_err = t[TOT_WORK_ERR];
+    }
+    s->work_failed = !(s->work_err <= fft_parseval_tolerance(f->cfg->log2b));
     s->compute_time = (s->compute_time + s->prep + s->post) / f->nprocs;
     return rc;
 }
@@ -154,14 +173,19 @@ static void print_results(const fft_t *f, const summary_t *s)
            f->verify_time);
     printf("  compute time     %.3f s mean over ranks (%.1f%% of total)\n", s->compute_time,
            100.0 * s->compute_time / f->total_time);
+    if (f->cfg->work > 0)
+        printf(
+            "  work checksum    %.9g (total power of %ld multitaper passes; max Parseval error %.3g, bound "
+            "%.3g)\n",
+            s->work_power, s->work_passes, s->work_err, fft_parseval_tolerance(f->cfg->log2b));
     print_stats("gather run time", &s->rt);
     print_stats("gather elapsed", &s->el);
     print_ranks(f, s);
     printf("\nsummary: app=fft P=%d n=%lld iters=%ld algo=%s ran_as=%s kernel=%s threads=%d total_time=%.4f "
-           "compute_time=%.4f runtime_mean_ms=%.4f elapsed_mean_ms=%.4f\n",
+           "compute_time=%.4f runtime_mean_ms=%.4f elapsed_mean_ms=%.4f work=%ld work_checksum=%.9g\n",
            f->nprocs, f->cfg->n, f->done, algo_requested(f), papcoll_site_algo(f->site),
            fft_kernel_name(f->cfg->kernel), f->cfg->threads, f->total_time, s->compute_time, 1e3 * s->rt.mean,
-           1e3 * s->el.mean);
+           1e3 * s->el.mean, f->cfg->work, s->work_power);
 }
 
 /* What report_root hands to output_json. */
@@ -188,9 +212,14 @@ static void json_body(json_t *j, const void *arg)
     json_string(j, "noise", c->noise_spec);
     json_number(j, "total_time", f->total_time);
     json_number(j, "compute_time", s->compute_time);
+    json_int(j, "work", c->work);
+    json_number(j, "work_checksum", s->work_power);
+    json_int(j, "work_passes", s->work_passes);
+    json_number(j, "work_max_parseval_err", s->work_err);
+    json_number(j, "work_tolerance", fft_parseval_tolerance(c->log2b));
     json_stats(j, "runtime", &s->rt);
     json_stats(j, "elapsed", &s->el);
-    json_string(j, "validation", f->failed ? "FAILED" : "PASSED");
+    json_string(j, "validation", f->failed || s->work_failed ? "FAILED" : "PASSED");
     json_number(j, "max_rel_err", f->max_rel_err);
     json_number(j, "max_parseval_err", f->max_parseval_err);
     json_number(j, "tolerance", fft_tolerance(c->log2n));
@@ -239,11 +268,14 @@ static int write_csv(const fft_t *f, const summary_t *s, char *err, size_t errle
     return output_close(fp, f->cfg->out_dir, "iterations.csv", err, errlen);
 }
 
-static void print_validation(const fft_t *f)
+static void print_validation(const fft_t *f, const summary_t *s)
 {
     const fft_config_t *c = f->cfg;
 
-    if (f->failed)
+    if (!f->failed && s->work_failed)
+        printf("validation: FAILED (--work: a multitaper pass's Parseval error %.3g exceeds %.3g)\n",
+               s->work_err, fft_parseval_tolerance(c->log2b));
+    else if (f->failed)
         printf("validation: FAILED at iteration %ld/%ld (max rel L2 error %.3g, bound %.3g; Parseval %.3g, "
                "bound "
                "%.3g)\n",
@@ -278,10 +310,10 @@ static int report_root(const fft_t *f, int status)
         status = app_worst(
             status, app_results(f->app, f->cfg->out_dir, failed, err, "summary.json", "iterations.csv"));
     }
-    print_validation(f);
+    print_validation(f, &s);
     fflush(stdout);
     summary_free(&s);
-    return f->failed ? APP_FAILED : status;
+    return f->failed || s.work_failed ? APP_FAILED : status;
 }
 
 int fft_report(const fft_t *f, int status)

@@ -79,6 +79,7 @@ static int alloc_compute(fft_t *f)
     }
     /* FFTW_MEASURE once, on the block buffer (planning overwrites it). */
     ok = ok && fft_kernel_init(&f->kernel, c->kernel, c->log2b, &f->tw, f->data, FFTW_MEASURE) == 0;
+    ok = ok && fft_work_init(&f->work, c->log2b, c->work, FFTW_MEASURE) == 0;
     if (ok && master)
         ok = dif_order_init(&f->order, c->log2n, c->log2p + fft_kernel_levels(&f->kernel)) == 0;
     if (!ok) {
@@ -171,12 +172,15 @@ static void noise_sleep(const block_call_t *b, double since)
     timer_sleep_until(now + 0.5 * b->delay + (b->factor - 1.0) * (now - since));
 }
 
-/* Half of the work is done: the noise of the first half, then the edge. */
+/* Half of the work is done (the kernel's first half and the first half of
+ * the --work passes): the noise of the first half, then the edge. */
 static int midpoint(void *arg)
 {
     block_call_t *b = arg;
+    fft_t *f = b->f;
     int rc;
 
+    fft_work_run(&f->work, 0, f->work.passes / 2, &f->work_sum);
     noise_sleep(b, b->t0);
     if ((rc = papcoll_edge(b->f->site, EDGE_FRACTION)) != PAPCOLL_OK)
         die(b->f, b->k, "papcoll_edge", rc);
@@ -196,7 +200,9 @@ static double compute_block(fft_t *f, fft_cpx_t *x, long k)
     if ((rc = papcoll_processing_start(f->site)) != PAPCOLL_OK)
         die(f, k, "papcoll_processing_start", rc);
     b.t0 = timer_now();
+    fft_work_load(&f->work, x);
     fft_kernel_run(&f->kernel, x, midpoint, &b);
+    fft_work_run(&f->work, f->work.passes / 2, f->work.passes, &f->work_sum);
     noise_sleep(&b, b.t_mid);
     if ((rc = papcoll_processing_end(f->site)) != PAPCOLL_OK)
         die(f, k, "papcoll_processing_end", rc);
@@ -298,7 +304,7 @@ static void progress(fft_t *f, long k)
 /* Per-rank totals and every record to rank 0, after the loop. */
 static int collect(fft_t *f)
 {
-    double tot[TOT_FIELDS] = {0, 0};
+    double tot[TOT_FIELDS] = {0};
     size_t n = (size_t)f->done * REC_FIELDS, P = (size_t)f->nprocs;
     long k;
     int ok = 1;
@@ -307,6 +313,9 @@ static int collect(fft_t *f)
         tot[TOT_COMPUTE] += f->rec[k * REC_FIELDS + REC_COMPUTE];
         tot[TOT_GATHER] += f->rec[k * REC_FIELDS + REC_EXIT] - f->rec[k * REC_FIELDS + REC_ARRIVAL];
     }
+    tot[TOT_WORK_POWER] = f->work_sum.power;
+    tot[TOT_WORK_ERR] = f->work_sum.max_parseval;
+    tot[TOT_WORK_PASSES] = (double)f->work_sum.passes;
     if (f->rank == 0) {
         f->all_rec = zalloc(n * P, sizeof(double), &ok);
         f->totals = zalloc(P * TOT_FIELDS, sizeof(double), &ok);
@@ -343,6 +352,7 @@ int fft_run(fft_t *f)
 void fft_free(fft_t *f)
 {
     fft_kernel_free(&f->kernel);
+    fft_work_free(&f->work);
     dif_order_free(&f->order);
     fft_ref_free(&f->ref);
     dif_twiddles_free(&f->tw);

@@ -16,6 +16,7 @@
 
 #include "app.h"
 #include "config.h"
+#include "limits.h"
 #include "lowerbound.h"
 #include "papcoll.h"
 
@@ -41,18 +42,19 @@ typedef struct {
     pm_lb_fn lower_bound; /* the op's bound (papmetrics.h) */
     int segments;         /* reduce: the round model's N and round time d (s) */
     double round;
-    int bind_ranks;     /* ranks whose receive buffer is bound (papcoll_site_bind_recv) */
-    int bind_refused;   /* ranks on which the library refused it (their calls stage) */
-    int bind_error;     /* the refusal's code (of the lowest such rank) */
-    algo_result_t *res; /* cfg->nalgos */
-    void *sendbuf;      /* gather: own block; scatter: all blocks (root); reductions: own vector */
-    void *recvbuf;      /* gather: all blocks (root); scatter: own block; bcast: the vector;
-                           reduce: the result (root); allreduce: the result */
-    double *delays;     /* P delays (s) of the current round */
-    double *times;      /* rank 0: 2 x P gathered arrival/exit pairs */
-    double t_balanced;  /* the baseline's median run time of the calibration rounds (s), 0: none */
-    double delay_scale; /* the pattern's delays are multiplied by it (--maxdelay Fx) */
-    double t_start;     /* start of the loop on rank 0's time base */
+    int bind_ranks;        /* ranks whose receive buffer is bound (papcoll_site_bind_recv) */
+    int bind_refused;      /* ranks on which the library refused it (their calls stage) */
+    int bind_error;        /* the refusal's code (of the lowest such rank) */
+    algo_result_t *res;    /* cfg->nalgos */
+    void *sendbuf;         /* gather: own block; scatter: all blocks (root); reductions: own vector */
+    void *recvbuf;         /* gather: all blocks (root); scatter: own block; bcast: the vector;
+                              reduce: the result (root); allreduce: the result */
+    double *delays;        /* P delays (s) of the current round */
+    double *times;         /* rank 0: 2 x P gathered arrival/exit pairs */
+    double t_balanced;     /* the baseline's median run time of the calibration rounds (s), 0: none */
+    double delay_scale;    /* the pattern's delays are multiplied by it (--maxdelay Fx) */
+    double t_start;        /* start of the loop on rank 0's time base */
+    bench_limits_t limits; /* alpha per rank, CPU per rank over the loop (limits.h; results on rank 0) */
 } bench_t;
 
 /* The phases of the run, in order: calibration (balanced) rounds, warm-ups, measured iterations. */

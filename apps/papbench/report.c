@@ -280,6 +280,28 @@ static void print_models(const bench_t *b, const summary_t *s)
     }
 }
 
+/* What limits the rig (limits.h): "limits": {alpha per rank, CPU per rank}. */
+static void json_limits(json_t *j, const bench_limits_t *l, int P)
+{
+    json_begin_object(j, "limits");
+    if (P > 1) {
+        json_number(j, "alpha_min", l->alpha_min);
+        json_number(j, "alpha_median", l->alpha_median);
+        json_number(j, "alpha_max", l->alpha_max);
+        json_int(j, "alpha_max_rank", l->alpha_max_rank);
+    }
+    json_number(j, "cpu_min", l->cpu_min);
+    json_number(j, "cpu_mean", l->cpu_mean);
+    json_number(j, "cpu_max", l->cpu_max);
+    json_int(j, "cpu_max_rank", l->cpu_max_rank);
+    json_number(j, "cpu_total", l->cpu_total);
+    json_number(j, "wall", l->wall);
+    json_number(j, "cores_busy", l->wall > 0 ? l->cpu_total / l->wall : 0.0);
+    json_int(j, "cores", l->cores);
+    json_number(j, "nivcsw_max", l->nivcsw_max);
+    json_end(j);
+}
+
 /* The run's parameters, the fields before "results". */
 static void json_config(json_t *j, const bench_t *b)
 {
@@ -324,6 +346,7 @@ static void json_config(json_t *j, const bench_t *b)
         json_number(j, "round_time", b->round);
     }
     json_string(j, "baseline", algo_name(b, c->baseline));
+    json_limits(j, &b->limits, b->nprocs);
 }
 
 /* One algorithm's entry of "results". */
@@ -420,6 +443,18 @@ static void print_summary(const bench_t *b, const summary_t *s)
                1e3 * s[a].elapsed.median, s[a].speedup, s[a].efficiency.median);
 }
 
+/* One grep-able line: the latency spread and the CPU the loop used (limits.h). */
+static void print_limits(const bench_t *b)
+{
+    const bench_limits_t *l = &b->limits;
+
+    printf("limits: P=%d alpha_us min=%.1f median=%.1f max=%.1f (rank %d) cpu_s per rank min=%.3f mean=%.3f "
+           "max=%.3f (rank %d) wall_s=%.3f cores_busy=%.2f of %d nivcsw_max=%.0f\n",
+           b->nprocs, 1e6 * l->alpha_min, 1e6 * l->alpha_median, 1e6 * l->alpha_max, l->alpha_max_rank,
+           l->cpu_min, l->cpu_mean, l->cpu_max, l->cpu_max_rank, l->wall,
+           l->wall > 0 ? l->cpu_total / l->wall : 0.0, l->cores, l->nivcsw_max);
+}
+
 static int report_root(const bench_t *b)
 {
     const bench_config_t *c = b->cfg;
@@ -438,6 +473,7 @@ static int report_root(const bench_t *b)
     print_models(b, s);
     printf("\n");
     print_summary(b, s);
+    print_limits(b);
     if (c->out_dir != NULL) {
         failed =
             output_json(c->out_dir, "results.json", json_body, &(report_t){b, s}, err, sizeof err) != 0 ||

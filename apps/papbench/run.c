@@ -177,6 +177,10 @@ static int measure_network(bench_t *b)
     b->segments = pm_round_segments(b->nprocs, bytes, &b->model,
                                     c->count < MAX_SEGMENTS ? (int)c->count : MAX_SEGMENTS);
     b->round = pm_round_time(&b->model, (double)bytes / b->segments);
+    if (limits_alpha(MPI_COMM_WORLD, 0, MODEL_REPS, &b->limits) != 0) {
+        fprintf(stderr, "papbench: rank %d: out of memory measuring alpha per rank\n", b->rank);
+        return APP_FAILED;
+    }
     return APP_OK;
 }
 
@@ -371,6 +375,7 @@ int bench_measure(bench_t *b)
 
     b->t_start = papcoll_wtime(b->app->ctx);
     app_loop_start(b->app);
+    limits_cpu_start(&b->limits);
     for (g = 0; g < rounds; g++) {
         if (g == c->calibrate && c->calibrate > 0)
             calibrated(b);
@@ -381,6 +386,11 @@ int bench_measure(bench_t *b)
                 return APP_FAILED;
             progress(b, a, g);
         }
+    }
+    if (limits_cpu_end(MPI_COMM_WORLD, 0, &b->limits) != 0) {
+        if (b->rank == 0)
+            fprintf(stderr, "papbench: out of memory collecting the CPU use per rank\n");
+        return APP_FAILED;
     }
     return APP_OK;
 }

@@ -22,8 +22,7 @@
 
 #include "paptrace_cli.h"
 
-/* Value of "key = number" in the config text (any section), NaN when absent. */
-static double config_number(const char *text, const char *key)
+double pt_config_number(const char *text, const char *key)
 {
     size_t len = strlen(key);
     const char *p = text;
@@ -49,8 +48,8 @@ static double config_number(const char *text, const char *key)
 
 void pt_model(const paptrace_file_t *f, const pt_opts_t *o, pt_model_t *m)
 {
-    double fa = config_number(f->config, "alpha"), fb = config_number(f->config, "beta");
-    double fc = config_number(f->config, "credit"), fg = config_number(f->config, "gamma");
+    double fa = pt_config_number(f->config, "alpha"), fb = pt_config_number(f->config, "beta");
+    double fc = pt_config_number(f->config, "credit"), fg = pt_config_number(f->config, "gamma");
 
     m->balanced = o->balanced;
     m->lb.gamma = !isnan(fg) ? fg : 0;

@@ -1,7 +1,8 @@
 /*
  * paptrace: reads a papcoll trace (HDF5, trace/SCHEMA.md) and prints it.
  *
- *   paptrace info|dump|csv|chrome|stats|pat FILE [options]
+ *   paptrace info|dump|csv|chrome|stats|pat|policy FILE [options]
+ *   paptrace synth --ranks P [options]
  *
  * Prolog: command, file and options; the file is read whole (paptrace_read).
  * Then one command writes to stdout.  Every error is one line on stderr:
@@ -15,7 +16,25 @@
 #include "cli.h"
 #include "paptrace_cli.h"
 
-enum { O_SITE, O_SKIP, O_ALPHA, O_BETA, O_CREDIT, O_BALANCED, O_HELP, O_COUNT };
+enum {
+    O_SITE,
+    O_SKIP,
+    O_ALPHA,
+    O_BETA,
+    O_CREDIT,
+    O_BALANCED,
+    O_PAT,
+    O_RANKS,
+    O_PHASES,
+    O_MAXDELAY,
+    O_LATE,
+    O_DRIFT,
+    O_SEED,
+    O_HELP,
+    O_COUNT
+};
+
+#define SYNTH_PHASES "balanced:40,uniform:40,balanced:40,single:40,balanced:40,drift:40"
 
 static const cli_option_t option_table[O_COUNT] = {
     [O_SITE] = {"site", "NAME", "only this call site (dump, csv, chrome, stats; pat: needed with several)"},
@@ -24,6 +43,13 @@ static const cli_option_t option_table[O_COUNT] = {
     [O_BETA] = {"beta", "S", "stats: seconds per byte (default: file's beta, else 8e-9 = 1 Gbit/s)"},
     [O_CREDIT] = {"credit", "S", "stats: a block's head start after an idle port (default: file's credit, else 0)"},
     [O_BALANCED] = {"balanced", "S", "stats: run time t(pi) under a balanced pattern (default: model)"},
+    [O_PAT] = {"pat", "FILE", "policy: the phase-marked replay file the run replayed (paptrace synth)"},
+    [O_RANKS] = {"ranks", "P", "synth: ranks (delays per line); required"},
+    [O_PHASES] = {"phases", "LIST", "synth: KIND:N,... with KIND balanced|uniform|single|drift|@FILE (default " SYNTH_PHASES ")"},
+    [O_MAXDELAY] = {"maxdelay", "MS", "synth: bound of uniform, delay of single and drift, ms (default 50)"},
+    [O_LATE] = {"late-rank", "R", "synth: the late rank of single, drift's first (default P-1)"},
+    [O_DRIFT] = {"drift-every", "N", "synth: drift moves the late rank to the next every N rows (default 5)"},
+    [O_SEED] = {"seed", "S", "synth: seed of uniform's delays (default 1)"},
     [O_HELP] = {"help", NULL, "this text"},
 };
 
@@ -50,6 +76,10 @@ static const command_t commands[] = {
      "autocorrelation"},
     {"pat", pt_cmd_pat, BIT(O_SITE) | BIT(O_SKIP),
      "papbench replay file (--pattern replay:FILE) of one site"},
+    {"policy", pt_cmd_policy, BIT(O_PAT),
+     "papbench run of a phase-marked replay file: per phase and whole run, policies against fixed algorithms"},
+    {"synth", NULL, BIT(O_RANKS) | BIT(O_PHASES) | BIT(O_MAXDELAY) | BIT(O_LATE) | BIT(O_DRIFT) | BIT(O_SEED),
+     "(no FILE) phase-alternating replay file: balanced, uniform, single late, drifting late, @FILE phases"},
 };
 #define NCOMMANDS (int)(sizeof commands / sizeof commands[0])
 
@@ -59,7 +89,7 @@ static void usage(void)
     int i;
 
     memcpy(o, option_table, sizeof o);
-    printf("usage: paptrace COMMAND FILE [options]\n\n"
+    printf("usage: paptrace COMMAND FILE [options]\n       paptrace synth --ranks P [options]\n\n"
            "Reads a trace written by a papcoll program run with --trace FILE (HDF5,\n"
            "trace/SCHEMA.md) and writes to stdout.\n\ncommands:\n");
     for (i = 0; i < NCOMMANDS; i++)
@@ -92,6 +122,41 @@ static int opt_number(const cli_option_t *o, double *out)
     return 0;
 }
 
+/* synth's options into opts: --ranks required, the others with their defaults. */
+static int synth_options(const cli_option_t *o, pt_opts_t *opts)
+{
+    long ranks = 0, late = -1, drift = 5;
+
+    opts->phases = o[O_PHASES].value ? o[O_PHASES].value : SYNTH_PHASES;
+    opts->maxdelay_ms = 50;
+    opts->seed = 1;
+    if (o[O_RANKS].value == NULL || cli_parse_long(o[O_RANKS].value, 1, 1 << 24, &ranks) != 0) {
+        fprintf(stderr, "paptrace: synth: --ranks: expected a number of ranks >= 1, got '%s'\n",
+                o[O_RANKS].value ? o[O_RANKS].value : "(none)");
+        return -1;
+    }
+    if (o[O_LATE].value != NULL && cli_parse_long(o[O_LATE].value, 0, ranks - 1, &late) != 0) {
+        fprintf(stderr, "paptrace: synth: --late-rank: expected a rank in 0..%ld, got '%s'\n", ranks - 1,
+                o[O_LATE].value);
+        return -1;
+    }
+    if (o[O_DRIFT].value != NULL && cli_parse_long(o[O_DRIFT].value, 1, 1L << 40, &drift) != 0) {
+        fprintf(stderr, "paptrace: synth: --drift-every: expected a number of rows >= 1, got '%s'\n",
+                o[O_DRIFT].value);
+        return -1;
+    }
+    if (o[O_SEED].value != NULL && cli_parse_u64(o[O_SEED].value, &opts->seed) != 0) {
+        fprintf(stderr, "paptrace: synth: --seed: expected an unsigned 64-bit number, got '%s'\n", o[O_SEED].value);
+        return -1;
+    }
+    if (opt_number(&o[O_MAXDELAY], &opts->maxdelay_ms))
+        return -1;
+    opts->ranks = (int)ranks;
+    opts->late_rank = late >= 0 ? (int)late : (int)ranks - 1;
+    opts->drift_every = drift;
+    return 0;
+}
+
 /* Options after FILE; every option must apply to the command. */
 static int parse_options(int argc, char **argv, const command_t *cmd, pt_opts_t *opts)
 {
@@ -111,12 +176,19 @@ static int parse_options(int argc, char **argv, const command_t *cmd, pt_opts_t 
             fprintf(stderr, "paptrace: %s takes no --%s (see paptrace --help)\n", cmd->name, o[i].name);
             return -1;
         }
-    *opts = (pt_opts_t){o[O_SITE].value, 0, NAN, NAN, NAN, NAN};
+    *opts = (pt_opts_t){.site = o[O_SITE].value, .alpha = NAN, .beta = NAN, .credit = NAN, .balanced = NAN};
     if (o[O_SKIP].value != NULL && cli_parse_long(o[O_SKIP].value, 0, 1L << 40, &skip) != 0) {
         fprintf(stderr, "paptrace: --skip: expected a non-negative number of calls, got '%s'\n", o[O_SKIP].value);
         return -1;
     }
     opts->skip = skip;
+    opts->pat = o[O_PAT].value;
+    if (cmd->run == pt_cmd_policy && opts->pat == NULL) {
+        fprintf(stderr, "paptrace: policy needs --pat FILE, the phase-marked replay file the run replayed\n");
+        return -1;
+    }
+    if (cmd->run == NULL && synth_options(o, opts) != 0)
+        return -1;
     if (opt_number(&o[O_ALPHA], &opts->alpha) || opt_number(&o[O_BETA], &opts->beta) ||
         opt_number(&o[O_CREDIT], &opts->credit) ||
         opt_number(&o[O_BALANCED], &opts->balanced))
@@ -152,6 +224,18 @@ int main(int argc, char **argv)
         fprintf(stderr, "paptrace: unknown command '%s' (info, dump, csv, chrome, stats, pat; see --help)\n",
                 argv[1]);
         return 2;
+    }
+    if (cmd->run == NULL) { /* synth: no trace to read */
+        if (parse_options(argc - 1, argv + 1, cmd, &opts) != 0)
+            return 2;
+        rc = pt_cmd_synth(&opts, stdout, err, sizeof err);
+        if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
+            snprintf(err, sizeof err, "writing the output failed");
+            rc = -1;
+        }
+        if (rc != 0)
+            fprintf(stderr, "paptrace: synth: %s\n", err);
+        return rc == 0 ? 0 : rc == -2 ? 2 : 1;
     }
     if (argc < 3 || argv[2][0] == '-') {
         fprintf(stderr, "paptrace: %s: expected a trace FILE after the command\n", cmd->name);

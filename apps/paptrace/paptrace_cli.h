@@ -7,6 +7,7 @@
 #ifndef PAPTRACE_CLI_H
 #define PAPTRACE_CLI_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "papmetrics.h"
@@ -25,7 +26,18 @@ typedef struct {
     double beta;      /* --beta, as alpha */
     double credit;    /* --credit, as alpha (default 0) */
     double balanced;  /* --balanced: t(pi) in s, NaN: the model's */
+    const char *pat;  /* policy: --pat FILE, the phase-marked replay file of the run */
+    /* synth */
+    int ranks;          /* --ranks P */
+    const char *phases; /* --phases KIND:N,... */
+    double maxdelay_ms; /* --maxdelay MS */
+    int late_rank;      /* --late-rank R */
+    long drift_every;   /* --drift-every N */
+    uint64_t seed;      /* --seed S */
 } pt_opts_t;
+
+/* Value of "key = number" in a configuration text (any section), NaN when absent. */
+double pt_config_number(const char *text, const char *key);
 
 /* The sites a command works on: the --site one or all; error for an unknown name. */
 int pt_select_sites(const paptrace_file_t *f, const pt_opts_t *o, const paptrace_site_t ***list, int *n,
@@ -37,6 +49,10 @@ int pt_cmd_csv(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char *er
 int pt_cmd_chrome(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char *err, size_t errlen);
 int pt_cmd_stats(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char *err, size_t errlen);
 int pt_cmd_pat(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char *err, size_t errlen);
+int pt_cmd_policy(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char *err, size_t errlen);
+
+/* The one command without a trace: a phase-alternating replay file from the options (synth.c). */
+int pt_cmd_synth(const pt_opts_t *o, FILE *out, char *err, size_t errlen); /* -2: bad command line */
 
 /*
  * The decisions of a site (changes of algorithm and why), one per line

@@ -63,6 +63,7 @@ typedef struct {
     char policy[PAPCOLL_OP_COUNT][64];
     char predictor[32], resync[32], fallback[32], check[32], segment[32];
     char radix[256], model[PAPCOLL__M_N][32], cvseg[32];
+    char ar_reduce[32], ar_bcast[32];
 } config_t;
 
 /* INI keys and environment variables of the model (model.h). */
@@ -112,6 +113,10 @@ static int on_ini(void *user, const char *section, const char *key, const char *
         dst = c->radix, len = sizeof(c->radix);
     else if (strcmp(key, "clairvoyant_segments") == 0)
         dst = c->cvseg;
+    else if (strcmp(key, "allreduce_reduce") == 0)
+        dst = c->ar_reduce;
+    else if (strcmp(key, "allreduce_bcast") == 0)
+        dst = c->ar_bcast;
     for (op = 0; op < PAPCOLL__M_N && dst == NULL; op++)
         if (strcmp(key, model_keys[op]) == 0)
             dst = c->model[op];
@@ -219,6 +224,36 @@ static int read_model(papcoll_ctx_t *ctx, const papcoll_options_t *o, const conf
     return PAPCOLL_OK;
 }
 
+/* One part of the composite allreduce algorithms (allreduce_reduce,
+ * allreduce_bcast): an algorithm of op that moves packed bytes in the
+ * foreground (background parts run only for their site's own op, and the
+ * MPI baseline would reduce the user's buffers). */
+static int read_part(papcoll_ctx_t *ctx, const papcoll_options_t *o, const char *key, papcoll_op_t op,
+                     const char *text, int *out)
+{
+    char list[512], want[600];
+    int i = papcoll_algo_find(op, text);
+    unsigned f = i >= 0 ? papcoll_algo_flags(op, i) : 0;
+
+    if (i >= 0 && (f & PAPCOLL_F_CONTIG_ONLY) && !(f & (PAPCOLL_F_BACKGROUND | PAPCOLL_F_BASELINE))) {
+        *out = i;
+        return PAPCOLL_OK;
+    }
+    snprintf(want, sizeof(want), "a foreground %s algorithm other than mpi (%s)", papcoll_op_name(op),
+             papcoll_algo_list(op, list, sizeof(list)));
+    return bad_option(ctx, o, key, text, want);
+}
+
+/* allreduce_reduce / allreduce_bcast: the parts of allreduce reduce_bcast. */
+static int read_composite(papcoll_ctx_t *ctx, const papcoll_options_t *o, const config_t *cfg)
+{
+    const char *r = first_of(getenv("PAPCOLL_ALLREDUCE_REDUCE"), cfg->ar_reduce, "rabenseifner", NULL);
+    const char *b = first_of(getenv("PAPCOLL_ALLREDUCE_BCAST"), cfg->ar_bcast, "scatter_allgather", NULL);
+    int rc = read_part(ctx, o, "allreduce_reduce", PAPCOLL_OP_REDUCE, r, &ctx->ar_reduce);
+
+    return rc ? rc : read_part(ctx, o, "allreduce_bcast", PAPCOLL_OP_BCAST, b, &ctx->ar_bcast);
+}
+
 /* PAPCOLL_FALLBACK and PAPCOLL_CHECK: environment > config file > default. */
 static int read_switches(papcoll_ctx_t *ctx, const papcoll_options_t *o, const config_t *cfg)
 {
@@ -267,7 +302,7 @@ static int read_options(papcoll_ctx_t *ctx, const papcoll_options_t *o)
     if ((rc = read_resync(ctx, o, cfg.resync)) != PAPCOLL_OK ||
         (rc = read_segment(ctx, o, cfg.segment)) != PAPCOLL_OK ||
         (rc = read_switches(ctx, o, &cfg)) != PAPCOLL_OK || (rc = read_radix(ctx, o, cfg.radix)) != PAPCOLL_OK ||
-        (rc = read_model(ctx, o, &cfg)) != PAPCOLL_OK)
+        (rc = read_model(ctx, o, &cfg)) != PAPCOLL_OK || (rc = read_composite(ctx, o, &cfg)) != PAPCOLL_OK)
         return rc;
     for (op = 0; op < PAPCOLL_OP_COUNT; op++)
         snprintf(ctx->policy_default[op], sizeof(ctx->policy_default[op]), "%s",
@@ -312,7 +347,7 @@ static int agree(papcoll_ctx_t *ctx, int rc)
 static int agree_reduce(papcoll_ctx_t *ctx)
 {
     struct {
-        int target, len, vec[PAPCOLL__RADIX_MAX], segments;
+        int target, len, vec[PAPCOLL__RADIX_MAX], segments, ar_reduce, ar_bcast;
         double model[PAPCOLL__M_N];
     } o;
     long long prod = 1;
@@ -320,11 +355,13 @@ static int agree_reduce(papcoll_ctx_t *ctx)
 
     memset(&o, 0, sizeof(o));
     o.target = ctx->radix_target, o.len = ctx->radix_len, o.segments = ctx->cv_segments;
+    o.ar_reduce = ctx->ar_reduce, o.ar_bcast = ctx->ar_bcast;
     memcpy(o.vec, ctx->radix_vec, sizeof(o.vec));
     memcpy(o.model, ctx->model_cfg, sizeof(o.model));
     if (PMPI_Bcast(&o, (int)sizeof(o), MPI_BYTE, 0, ctx->comm) != MPI_SUCCESS)
         return PAPCOLL_ERR_MPI;
     ctx->radix_target = o.target, ctx->radix_len = o.len, ctx->cv_segments = o.segments;
+    ctx->ar_reduce = o.ar_reduce, ctx->ar_bcast = o.ar_bcast;
     memcpy(ctx->radix_vec, o.vec, sizeof(o.vec));
     memcpy(ctx->model_cfg, o.model, sizeof(o.model));
     for (i = 0; i < ctx->radix_len && prod <= ctx->size; i++)
@@ -399,6 +436,11 @@ int papcoll_init(MPI_Comm comm, const papcoll_options_t *opts, papcoll_ctx_t **o
         goto fail;
     if ((rc = dup_comm(comm, &ctx->data_comm)) != PAPCOLL_OK ||
         (rc = dup_comm(comm, &ctx->mon_comm)) != PAPCOLL_OK)
+        goto fail;
+    /* A site measures the model when its algorithm plans with it (site.c);
+     * reduce_bcast's reduce part may, whatever the site's algorithm. */
+    if ((papcoll_algo_flags(PAPCOLL_OP_REDUCE, ctx->ar_reduce) & PAPCOLL_F_MODEL) &&
+        (rc = papcoll__model_ensure(ctx, ctx->data_comm)) != PAPCOLL_OK)
         goto fail;
     if ((rc = papcoll__clock_init(ctx)) != PAPCOLL_OK)
         goto fail;

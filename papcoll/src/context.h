@@ -50,6 +50,7 @@ struct papcoll_ctx {
     int radix_len;        /* radix_k = "k1,k2,...": that vector (its product is P), else 0 */
     int radix_vec[PAPCOLL__RADIX_MAX];
     int cv_segments;      /* clairvoyant_segments: Clairvoyant's N (0: from the model) */
+    int ar_reduce, ar_bcast; /* allreduce_reduce / _bcast: the parts of allreduce reduce_bcast (indices) */
     double model_cfg[PAPCOLL__M_N]; /* model_alpha, _beta, _gamma (NaN: measure) */
     papcoll__model_t model; /* model.c; valid when has_model */
     int has_model;

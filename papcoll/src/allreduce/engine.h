@@ -1,7 +1,8 @@
 /*
- * Shared allreduce machinery (engine_fold.c): the step that folds a
- * process count into a power of two for the hypercube algorithms
- * (recdoubling, rabenseifner), and element ranges of the vector.
+ * Shared allreduce machinery: the step that folds a process count into a
+ * power of two for the hypercube algorithms (recdoubling, rabenseifner),
+ * element ranges of the vector (engine_fold.c), and the composite
+ * algorithms reduce + bcast (engine_composite.c).
  */
 #ifndef PAPCOLL_ALLREDUCE_ENGINE_H
 #define PAPCOLL_ALLREDUCE_ENGINE_H
@@ -49,5 +50,42 @@ static inline size_t papcoll__block_off(int count, int n, int i)
 /* Sends n elements from sbuf to dst while receiving n2 into rbuf from src. */
 int papcoll__exchange(const papcoll__args_t *a, const char *sbuf, size_t n, int dst, char *rbuf, size_t n2,
                       int src);
+
+/*
+ * Composite allreduce (reduce_bcast, clairvoyant_bcast, treedyn_bcast): a
+ * papcoll reduce to a root, then a papcoll bcast from that root.  Their
+ * planners store this as plan data (papcoll__plan_xdata): the root and one
+ * sub-plan per part, each built by papcoll__plan_build for its own op and
+ * algorithm (so the reduce part has its schedule or tree, the bcast part
+ * its second placement), from the same exchanged predictions.  xhash
+ * covers the root and both sub-plans' hashes.
+ */
+enum { PAPCOLL__AR_REDUCE, PAPCOLL__AR_BCAST };
+
+typedef struct {
+    int P, root;
+    int algo[2];             /* configured reduce and bcast algorithms */
+    papcoll__plan_t part[2]; /* [PAPCOLL__AR_REDUCE], [PAPCOLL__AR_BCAST] */
+} papcoll__ar_comp_t;
+
+/* The root a Clairvoyant reduce should end at: the predicted last
+ * arrival (order: earliest first; NULL: rank P - 1). */
+int papcoll__ar_last_root(const int *order, int P);
+
+/* The reduce algorithm that serves sig on P ranks in the foreground:
+ * ralgo, or the first of its fallback chain that can.  Pure. */
+int papcoll__ar_reduce_algo(int ralgo, const papcoll__sig_t *sig, int P);
+
+/* Fills plan's composite data for a reduce with ralgo then a bcast with
+ * balgo, both at root.  Pure, allocates on a site's first plan only. */
+int papcoll__ar_comp_plan(papcoll__plan_t *plan, const papcoll__plan_in_t *in, int root, int ralgo,
+                          int balgo);
+
+/* The composite data of plan, or NULL when another planner owns it. */
+papcoll__ar_comp_t *papcoll__ar_comp_of(const papcoll__plan_t *plan);
+
+/* Runs the plan's reduce then its bcast.  resolve: the reduce part may be
+ * replaced by its fallback for this call's signature (reduce_bcast). */
+int papcoll__ar_comp_run(const papcoll__args_t *a, int resolve);
 
 #endif

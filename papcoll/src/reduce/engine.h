@@ -99,7 +99,11 @@ void papcoll__dyn_reset(papcoll__dyn_t *c, papcoll__dyn_policy_t policy, int roo
 int papcoll__dyn_ready(papcoll__dyn_t *c, int q, papcoll__dyn_pair_t *out);
 
 int papcoll__red_dyn_participant(const papcoll__args_t *a);
-int papcoll__red_dyn_coordinator(papcoll_site_t *site, int root, papcoll__dyn_policy_t policy);
+/* The coordinator of a reduction to root with the state of plan (the
+ * site's own plan, or a composite allreduce's reduce part).  The call's
+ * parity in the tags is the site plan's iter on both sides. */
+int papcoll__red_dyn_coordinator(papcoll_site_t *site, const papcoll__plan_t *plan, int root,
+                                 papcoll__dyn_policy_t policy);
 /* Their planner (red_dyn in algos.def) allocates the coordinator's state
  * (5 P ints) as plan data on a site's first plan: the only NOMEM point. */
 

@@ -76,7 +76,7 @@ int papcoll__plan_red_dyn(papcoll__plan_t *plan, const papcoll__plan_in_t *in)
 
 int papcoll__red_dyn_participant(const papcoll__args_t *a)
 {
-    int tag = PAPCOLL__TAG_RED_READY + (a->plan->iter & 1), order[4], rc = PAPCOLL_OK;
+    int tag = PAPCOLL__TAG_RED_READY + (a->site->plan.iter & 1), order[4], rc = PAPCOLL_OK;
     char *acc = a->rank == a->root ? a->rbuf : malloc(a->bytes + 1), *tmp = malloc(a->bytes + 1);
 
     if (acc == NULL || tmp == NULL) {
@@ -211,16 +211,17 @@ int papcoll__dyn_ready(papcoll__dyn_t *c, int q, papcoll__dyn_pair_t *out)
     return paired;
 }
 
-int papcoll__red_dyn_coordinator(papcoll_site_t *site, int root, papcoll__dyn_policy_t policy)
+int papcoll__red_dyn_coordinator(papcoll_site_t *site, const papcoll__plan_t *plan, int root,
+                                 papcoll__dyn_policy_t policy)
 {
     int P = site->ctx->size, tag = PAPCOLL__TAG_RED_READY + (site->plan.iter & 1), q, rc = PAPCOLL_OK;
-    papcoll__dyn_t *c = site->plan.xdata;
+    papcoll__dyn_t *c = plan->xdata;
     papcoll__dyn_pair_t pr;
     double last = 0;
 
     if (site->ctx->rank != root || P == 1)
         return PAPCOLL_OK; /* only the root coordinates */
-    if (site->plan.xowner != &owner || c->P != P)
+    if (plan->xowner != &owner || c->P != P)
         return PAPCOLL_ERR_STATE; /* the planner did not run (cannot happen with a plan) */
     papcoll__dyn_reset(c, policy, root);
 #ifdef __linux__

@@ -31,7 +31,7 @@
 
 int papcoll__reduce_treedyn_bg(papcoll_site_t *site, int root)
 {
-    return papcoll__red_dyn_coordinator(site, root, PAPCOLL__DYN_ANY);
+    return papcoll__red_dyn_coordinator(site, &site->plan, root, PAPCOLL__DYN_ANY);
 }
 
 int papcoll_reduce_treedyn(const papcoll__args_t *a)

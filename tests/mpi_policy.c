@@ -9,6 +9,9 @@
  * mutant PAPCOLL_TEST_POLICY_LOCAL (policies read a local value), which it
  * must report as a disagreement (the run aborts with code 3 at the first
  * one: ranks that disagree may have started different background parts).
+ * First, a rules file that only some ranks can read must fail the site's
+ * creation and a switch to it on every rank, without leaving any rank
+ * waiting in a collective step.
  *
  * usage: mpirun -np P mpi_policy RULES_FILE [--iters N]
  */
@@ -118,6 +121,33 @@ static void run_site(const char *policy, papcoll_op_t op, int no_monitor, int it
                no_monitor ? " no-monitor" : "", switches);
 }
 
+/* The last rank names a rules file that does not exist; every rank must
+ * get an error from papcoll_site_create and from papcoll_site_set_algo. */
+static void partial_rules(const char *path)
+{
+    papcoll_options_t o = {.quiet = 1};
+    papcoll_ctx_t *ctx = NULL;
+    papcoll_site_t *s = NULL;
+    char policy[1100];
+    int rc;
+
+    snprintf(policy, sizeof policy, "rules:%s%s", path, g_rank == g_size - 1 ? ".missing" : "");
+    if (papcoll_init(MPI_COMM_WORLD, &o, &ctx) != PAPCOLL_OK) {
+        fail("papcoll_init", "partial rules", 0);
+        return;
+    }
+    rc = papcoll_site_create(ctx, "partial", PAPCOLL_OP_GATHER, policy, &s);
+    if (rc == PAPCOLL_OK)
+        fail("site created although one rank cannot read the rules file", policy, 0);
+    papcoll_site_free(&s);
+    if (papcoll_site_create(ctx, "partial2", PAPCOLL_OP_GATHER, "fixed:lin", &s) != PAPCOLL_OK)
+        fail("site creation after the refused one", policy, 0);
+    else if (papcoll_site_set_algo(s, policy) == PAPCOLL_OK)
+        fail("switch accepted although one rank cannot read the rules file", policy, 0);
+    papcoll_site_free(&s);
+    papcoll_finalize(&ctx);
+}
+
 int main(int argc, char **argv)
 {
     int provided, iters = 30, total[2], mine[2], m;
@@ -137,6 +167,8 @@ int main(int argc, char **argv)
         return 2;
     }
     snprintf(rules, sizeof rules, "rules:%s", argv[1]);
+    if (g_size > 1)
+        partial_rules(argv[1]);
     for (m = 0; m < 2; m++)
         for (int p = 0; p < 3; p++)
             for (int k = 0; k < 2; k++)

@@ -40,19 +40,23 @@ fail() {
 }
 
 # run NAME NP [VAR=VALUE...] -- PROGRAM ARGS: one mpirun under the
-# interposer; the log is $TMP/NAME.log.  Fails unless the program passed its
-# own checks and the summary's counts line was printed.
+# interposer; its stderr (the interposer's lines) is $TMP/NAME.log, its
+# stdout (the program's) $TMP/NAME.out: mpirun forwards the two streams
+# separately, and one merged file can get a stdout line inside the
+# summary.  Fails unless the program passed its own checks and the
+# summary's counts line was printed.
 run() {
     local name=$1 np=$2 envs=(-x LD_PRELOAD="$LIB") log=$TMP/$1.log
     shift 2
     while [[ $1 != -- ]]; do envs+=(-x "$1"); shift; done
     shift
-    timeout -k 5 120 mpirun --oversubscribe --mca mpi_yield_when_idle 1 -np "$np" "${envs[@]}" "$@" >"$log" 2>&1
+    timeout -k 5 120 mpirun --oversubscribe --mca mpi_yield_when_idle 1 -np "$np" "${envs[@]}" "$@" \
+        >"${log%.log}.out" 2>"$log"
     local rc=$?
-    if [[ $rc -ne 0 ]] || ! grep -qE "check_[a-z]+: P=$np: [0-9]+ checks, 0 failed$" "$log" ||
+    if [[ $rc -ne 0 ]] || ! grep -qE "check_[a-z]+: P=$np: [0-9]+ checks, 0 failed$" "${log%.log}.out" ||
         ! grep -q '^papcoll_pmpi: counts:' "$log"; then
-        fail "$name: exit $rc; $(grep -m3 -E 'FAIL|rror|papcoll_pmpi: rank' "$log" | tr '\n' ' ')(log below)"
-        tail -n 15 "$log" | sed 's/^/    /'
+        fail "$name: exit $rc; $(cat "$log" "${log%.log}.out" | grep -m3 -E 'FAIL|rror|papcoll_pmpi: rank' | tr '\n' ' ')(logs below)"
+        tail -n 15 "$log" "${log%.log}.out" | sed 's/^/    /'
         return 1
     fi
 }

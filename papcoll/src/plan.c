@@ -60,8 +60,7 @@ void papcoll__plan_free(papcoll__plan_t *plan)
     plan->keyed = NULL;
 }
 
-/* FNV-1a over n bytes. */
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
+uint64_t papcoll__fnv(uint64_t h, const void *p, size_t n)
 {
     const unsigned char *b = p;
     size_t i;
@@ -77,12 +76,13 @@ static uint64_t plan_hash(const papcoll__plan_t *p, int P, unsigned flags)
 {
     uint64_t bytes = p->bytes, h = 0xCBF29CE484222325ull;
 
-    h = fnv(h, &p->algo, sizeof(p->algo));
-    h = fnv(h, &p->root, sizeof(p->root));
-    h = fnv(h, &bytes, sizeof(bytes));
+    h = papcoll__fnv(h, &p->algo, sizeof(p->algo));
+    h = papcoll__fnv(h, &p->root, sizeof(p->root));
+    h = papcoll__fnv(h, &bytes, sizeof(bytes));
     if (flags & PAPCOLL_F_AGREE) {
-        h = p->has_tree ? fnv(h, p->v2r, (size_t)P * sizeof(int)) : fnv(h, p->order, (size_t)P * sizeof(int));
-        h = fnv(h, &p->xhash, sizeof(p->xhash));
+        h = p->has_tree ? papcoll__fnv(h, p->v2r, (size_t)P * sizeof(int))
+                        : papcoll__fnv(h, p->order, (size_t)P * sizeof(int));
+        h = papcoll__fnv(h, &p->xhash, sizeof(p->xhash));
     }
     return h;
 }

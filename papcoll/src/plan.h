@@ -65,6 +65,10 @@ typedef struct {
 /* A planner of algos.def fills the algorithm-specific part of a plan. */
 typedef int (*papcoll__planner_fn)(papcoll__plan_t *plan, const papcoll__plan_in_t *in);
 
+/* FNV-1a over n bytes, continuing from h (start: 0xCBF29CE484222325):
+ * the hashes planners give their shared data (xhash). */
+uint64_t papcoll__fnv(uint64_t h, const void *p, size_t n);
+
 int papcoll__plan_alloc(papcoll__plan_t *plan, int P);
 void papcoll__plan_free(papcoll__plan_t *plan);
 

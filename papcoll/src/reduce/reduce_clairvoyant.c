@@ -138,16 +138,6 @@ static int sanitise(const double *pred, int P, double d, double *pat)
     return 1;
 }
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    size_t i;
-
-    for (i = 0; i < n; i++)
-        h = (h ^ b[i]) * 0x100000001B3ull;
-    return h;
-}
-
 /* A new schedule for the key in k2/phase2; its index and hash. */
 static int generate(cv_t *c, const double *pat)
 {
@@ -167,9 +157,10 @@ static int generate(cv_t *c, const double *pat)
     papcoll__cv_rank_index(&c->s, c->start, c->idx);
     memcpy(c->k, c->k2, (size_t)c->P * sizeof(int));
     memcpy(c->phase, c->phase2, (size_t)c->P * sizeof(int));
-    c->hash = fnv(fnv(fnv(0xCBF29CE484222325ull, &c->N, sizeof(c->N)), &c->d, sizeof(c->d)), &c->root,
-                  sizeof(c->root));
-    c->hash = fnv(c->hash, c->s.x, (size_t)c->s.n * sizeof(*c->s.x));
+    c->hash = papcoll__fnv(
+        papcoll__fnv(papcoll__fnv(0xCBF29CE484222325ull, &c->N, sizeof(c->N)), &c->d, sizeof(c->d)), &c->root,
+        sizeof(c->root));
+    c->hash = papcoll__fnv(c->hash, c->s.x, (size_t)c->s.n * sizeof(*c->s.x));
     c->valid = 1;
     return PAPCOLL_OK;
 }

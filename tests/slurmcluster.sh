@@ -76,8 +76,11 @@ for ((i = 0; i < 300; i++)); do
     sleep 0.1
 done
 { kill -KILL -- -$! && wait; } 2>/dev/null
-[[ $("$SC" --prefix "$PREFIX" status --brief) == "state=half-up prefix=$PREFIX" ]] ||
-    [[ ! -e $STATE/slurmctld.pid ]] || fail "status --brief: a killed up is not half-up"
+# half-up, unless the kill came after 'up' had finished (a fast machine):
+# then it is up, and down must still remove everything.
+st=$("$SC" --prefix "$PREFIX" status --brief)
+[[ $st == "state=half-up prefix=$PREFIX" || $st == "state=up "* ]] ||
+    [[ ! -e $STATE/slurmctld.pid ]] || fail "status --brief: a killed up is neither half-up nor up: $st"
 "$SC" --prefix "$PREFIX" down >/dev/null 2>&1 || fail "down after a killed up failed"
 nothing_left "down after a killed up"
 checks_s=$((SECONDS - t0))
@@ -169,8 +172,11 @@ for n in bad bare; do
 done
 grep -q '^papbench: .*banana' "$(out bad)" || fail "bad argument: papbench's error not in $(out bad)"
 grep -q '^papbench.sbatch: 1 of 1 runs failed (papbench)' "$(out bad)" || fail "bad argument: no summary line in $(out bad)"
-grep -q '^launch: the 4 ranks did not start as one MPI job (srun: LAUNCH=srun' "$(out bare)" ||
-    fail "bare srun: no launch diagnosis in $(out bare)"
+# Without PMI the ranks either fail in MPI_Init or start as singletons,
+# depending on who srun stops first: either diagnosis names the cause.  Not
+# anchored: Open MPI's abort text may end without a newline before it.
+grep -qE 'launch: the (4 ranks did not start as one MPI job|ranks did not form one communicator of 4: .*) \(srun: LAUNCH=srun' \
+    "$(out bare)" || fail "bare srun: no launch diagnosis in $(out bare): $(grep -v '^ *$' "$(out bare)" | tail -n 4 | tr '\n' ' ')"
 [[ $(tail -n 1 "$(out bare)") == "papbench.sbatch: papbench: the ranks did not form one MPI job"* ]] ||
     fail "bare srun: the log does not end with the reason"
 # Only the slurmds remain in the nodes (a step's slurmstepd may take a few

@@ -118,7 +118,14 @@ if command -v mpirun >/dev/null 2>&1 && [[ -x $BIN/papbench ]]; then
     [[ $(tail -n 1 "$TMP/single.log") == "papbench.sbatch: papbench: the ranks did not form one MPI job"* ]] ||
         fail "singletons: the job's last line is not the launch failure: $(tail -n 1 "$TMP/single.log")"
     grep -q '^exit papbench: 3$' "$TMP/runs/papbench-78/job.txt" || fail "singletons: job.txt has no exit 3"
-    real="papbench.sbatch through a fake srun wrote runs/papbench-<id>/; singletons caught"
+
+    # srun can kill the step after one rank's PMIx client line, before Open
+    # MPI's help text: still a launch failure.
+    fake_srun "none" "echo '[n2:99] OPAL ERROR: Unreachable in file ext3x_client.c at line 112' >&2; exit 143"
+    LAUNCH=srun pb_job 79 >"$TMP/killed.log" 2>&1 && fail "papbench.sbatch with a killed bare srun succeeded"
+    grep -q '^launch: the 3 ranks did not start as one MPI job (srun: LAUNCH=srun; exit 143)' "$TMP/killed.log" ||
+        fail "killed bare srun: no launch diagnosis: $(tail -n 2 "$TMP/killed.log" | tr '\n' ' ')"
+    real="papbench.sbatch through a fake srun wrote runs/papbench-<id>/; singletons and a killed bare srun caught"
 fi
 
 echo "PASS: slurm: bash -n, $sc; dry runs: launch lines, threads, job directories, 35-point sweep;" \

@@ -1154,7 +1154,14 @@ static void api_lists(void)
                  strncmp(g_opdef[op].dflt, "fixed:", 6) ? g_opdef[op].dflt : g_opdef[op].dflt + 6);
         api_check(papcoll_algo_find((papcoll_op_t)op, dflt) >= 0, "the default %s of %s is no algorithm",
                   dflt, papcoll_op_name((papcoll_op_t)op));
+        api_check(strcmp(papcoll_op_default((papcoll_op_t)op), g_opdef[op].dflt) == 0 &&
+                      strcmp(papcoll_op_env((papcoll_op_t)op), g_opdef[op].env) == 0 &&
+                      strcmp(papcoll_op_ini_key((papcoll_op_t)op), g_opdef[op].ini) == 0,
+                  "papcoll_op_default/env/ini_key of %s differ from papcoll_ops.def", papcoll_op_name((papcoll_op_t)op));
     }
+    api_check(papcoll_op_env(PAPCOLL_OP_COUNT) == NULL && papcoll_op_default((papcoll_op_t)-1) == NULL &&
+                  papcoll_op_ini_key(PAPCOLL_OP_COUNT) == NULL,
+              "papcoll_op_env/default/ini_key out of range are not NULL");
     api_check(total == NDEF, "algos.def has %d entries, the operations list %d algorithms", NDEF, total);
 }
 

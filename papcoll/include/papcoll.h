@@ -88,6 +88,15 @@ const char *papcoll_op_name(papcoll_op_t op);
 /** The operation called name, or PAPCOLL_ERR_INVAL. */
 int papcoll_op_find(const char *name);
 
+/** The default policy of op ("bsls", "mpi", ...), or NULL when out of range. */
+const char *papcoll_op_default(papcoll_op_t op);
+
+/** The environment variable of op's policy (PAPCOLL_<OP>_ALGORITHM), or NULL. */
+const char *papcoll_op_env(papcoll_op_t op);
+
+/** The key of op's policy in an INI file's [papcoll] section, or NULL. */
+const char *papcoll_op_ini_key(papcoll_op_t op);
+
 /**
  * Algorithm flags (algos.def).  Capabilities say how an algorithm works;
  * restrictions say which calls it cannot serve.  A call that an algorithm

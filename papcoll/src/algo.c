@@ -17,8 +17,15 @@ typedef struct {
     papcoll__algo_fn fn;
 } algo_entry_t;
 
-static const char *const op_names[] = {
-#define PAPCOLL_OP(NAME, name, dflt, env, ini, kind) #name,
+/* The operations' names, default policies, environment variables and INI
+ * keys: the one table of them (papcoll_ops.def), read through the
+ * papcoll_op_* accessors by the library, the interposer and the apps. */
+typedef struct {
+    const char *name, *dflt, *env, *ini;
+} op_entry_t;
+
+static const op_entry_t ops[] = {
+#define PAPCOLL_OP(NAME, name, dflt, env, ini, kind) {#name, dflt, env, ini},
 #include "papcoll_ops.def"
 #undef PAPCOLL_OP
 };
@@ -48,7 +55,22 @@ static const algo_entry_t *entry(papcoll_op_t op, int i)
 
 const char *papcoll_op_name(papcoll_op_t op)
 {
-    return (op >= 0 && op < PAPCOLL_OP_COUNT) ? op_names[op] : "?";
+    return (op >= 0 && op < PAPCOLL_OP_COUNT) ? ops[op].name : "?";
+}
+
+const char *papcoll_op_default(papcoll_op_t op)
+{
+    return (op >= 0 && op < PAPCOLL_OP_COUNT) ? ops[op].dflt : NULL;
+}
+
+const char *papcoll_op_env(papcoll_op_t op)
+{
+    return (op >= 0 && op < PAPCOLL_OP_COUNT) ? ops[op].env : NULL;
+}
+
+const char *papcoll_op_ini_key(papcoll_op_t op)
+{
+    return (op >= 0 && op < PAPCOLL_OP_COUNT) ? ops[op].ini : NULL;
 }
 
 int papcoll_op_find(const char *name)
@@ -56,7 +78,7 @@ int papcoll_op_find(const char *name)
     int op;
 
     for (op = 0; name != NULL && op < PAPCOLL_OP_COUNT; op++)
-        if (strcmp(op_names[op], name) == 0)
+        if (strcmp(ops[op].name, name) == 0)
             return op;
     return PAPCOLL_ERR_INVAL;
 }

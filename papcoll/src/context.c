@@ -71,22 +71,6 @@ static const char *const model_keys[PAPCOLL__M_N] = {"model_alpha", "model_beta"
 static const char *const model_envs[PAPCOLL__M_N] = {"PAPCOLL_MODEL_ALPHA", "PAPCOLL_MODEL_BETA",
                                                      "PAPCOLL_MODEL_GAMMA"};
 
-static const char *const op_ini_keys[] = {
-#define PAPCOLL_OP(NAME, name, dflt, env, ini, kind) ini,
-#include "papcoll_ops.def"
-#undef PAPCOLL_OP
-};
-static const char *const op_envs[] = {
-#define PAPCOLL_OP(NAME, name, dflt, env, ini, kind) env,
-#include "papcoll_ops.def"
-#undef PAPCOLL_OP
-};
-static const char *const op_defaults[] = {
-#define PAPCOLL_OP(NAME, name, dflt, env, ini, kind) dflt,
-#include "papcoll_ops.def"
-#undef PAPCOLL_OP
-};
-
 static int on_ini(void *user, const char *section, const char *key, const char *value)
 {
     config_t *c = user;
@@ -97,7 +81,7 @@ static int on_ini(void *user, const char *section, const char *key, const char *
     if (strcmp(section, "papcoll") != 0)
         return 1;
     for (op = 0; op < PAPCOLL_OP_COUNT && dst == NULL; op++)
-        if (strcmp(key, op_ini_keys[op]) == 0)
+        if (strcmp(key, papcoll_op_ini_key((papcoll_op_t)op)) == 0)
             dst = c->policy[op], len = sizeof(c->policy[op]);
     if (strcmp(key, "predictor") == 0)
         dst = c->predictor;
@@ -306,7 +290,7 @@ static int read_options(papcoll_ctx_t *ctx, const papcoll_options_t *o)
         return rc;
     for (op = 0; op < PAPCOLL_OP_COUNT; op++)
         snprintf(ctx->policy_default[op], sizeof(ctx->policy_default[op]), "%s",
-                 first_of(getenv(op_envs[op]), cfg.policy[op], op_defaults[op], NULL));
+                 first_of(getenv(papcoll_op_env((papcoll_op_t)op)), cfg.policy[op], papcoll_op_default((papcoll_op_t)op), NULL));
     return PAPCOLL_OK;
 }
 

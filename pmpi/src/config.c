@@ -10,17 +10,6 @@
 
 #include "pmpi.h"
 
-static const char *const op_envs[] = {
-#define PAPCOLL_OP(NAME, name, dflt, env, ini, kind) env,
-#include "papcoll_ops.def"
-#undef PAPCOLL_OP
-};
-static const char *const op_defaults[] = {
-#define PAPCOLL_OP(NAME, name, dflt, env, ini, kind) dflt,
-#include "papcoll_ops.def"
-#undef PAPCOLL_OP
-};
-
 const char *ip_mode_name(ip_mode_t m)
 {
     return m == IP_MODE_TRACE ? "trace" : m == IP_MODE_REPLACE ? "replace" : "off";
@@ -105,12 +94,12 @@ static int read_policies(ip_config_t *cfg, char *err, size_t errlen)
     int op;
 
     for (op = 0; op < PAPCOLL_OP_COUNT; op++) {
-        v = getenv(op_envs[op]);
+        v = getenv(papcoll_op_env((papcoll_op_t)op));
         snprintf(cfg->policy[op], sizeof cfg->policy[op], "%s", v ? v : "");
         if (cfg->mode != IP_MODE_REPLACE || v == NULL || *v == '\0' ||
             policy_algo((papcoll_op_t)op, v) != -2)
             continue;
-        snprintf(err, errlen, "%s='%s' names no %s algorithm (valid: %s)", op_envs[op], v,
+        snprintf(err, errlen, "%s='%s' names no %s algorithm (valid: %s)", papcoll_op_env((papcoll_op_t)op), v,
                  papcoll_op_name((papcoll_op_t)op), papcoll_algo_list((papcoll_op_t)op, valid, sizeof valid));
         return -1;
     }
@@ -194,7 +183,7 @@ int ip_wants_multiple(const ip_config_t *cfg, char *why, size_t len)
     if (cfg->mode != IP_MODE_REPLACE)
         return 0;
     for (op = 0; op < PAPCOLL_OP_COUNT; op++) {
-        const char *p = cfg->policy[op][0] ? cfg->policy[op] : op_defaults[op];
+        const char *p = cfg->policy[op][0] ? cfg->policy[op] : papcoll_op_default((papcoll_op_t)op);
 
         a = policy_algo((papcoll_op_t)op, p);
         if (a >= 0 && !(papcoll_algo_flags((papcoll_op_t)op, a) & PAPCOLL_F_BACKGROUND))
@@ -222,7 +211,7 @@ void ip_config_text(const ip_config_t *cfg, const ip_comm_t *pc, char *buf, size
         n += (size_t)(cfg->stable ? snprintf(buf + n, len - n, "stable:%d\n", cfg->stable)
                                   : snprintf(buf + n, len - n, "every\n"));
     for (op = 0; op < PAPCOLL_OP_COUNT && n < len; op++)
-        n += (size_t)snprintf(buf + n, len - n, "%s = %s\n", op_envs[op],
+        n += (size_t)snprintf(buf + n, len - n, "%s = %s\n", papcoll_op_env((papcoll_op_t)op),
                               cfg->mode == IP_MODE_TRACE ? "fixed:mpi (trace mode)"
                               : cfg->policy[op][0]       ? cfg->policy[op]
                                                          : "(papcoll's default)");

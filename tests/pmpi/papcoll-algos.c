@@ -1,18 +1,12 @@
 /*
  * papcoll-algos: every algorithm of every operation, one per line as
  * "OP NAME ENV" (ENV: the variable that forces the op's algorithm), from
- * papcoll_algo_count/papcoll_algo_name.  tests/pmpi.sh forces each of them.
+ * papcoll_algo_count, papcoll_algo_name and papcoll_op_env.  tests/pmpi.sh forces each of them.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "papcoll.h"
-
-static const char *const envs[] = {
-#define PAPCOLL_OP(NAME, name, dflt, env, ini, kind) env,
-#include "papcoll_ops.def"
-#undef PAPCOLL_OP
-};
 
 int main(int argc, char **argv)
 {
@@ -25,6 +19,6 @@ int main(int argc, char **argv)
     for (op = 0; op < PAPCOLL_OP_COUNT; op++)
         for (i = 0; i < papcoll_algo_count((papcoll_op_t)op); i++)
             printf("%s %s %s\n", papcoll_op_name((papcoll_op_t)op), papcoll_algo_name((papcoll_op_t)op, i),
-                   envs[op]);
+                   papcoll_op_env((papcoll_op_t)op));
     return 0;
 }

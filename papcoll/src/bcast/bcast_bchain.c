@@ -134,20 +134,7 @@ int papcoll__bcast_bchain_bg(papcoll_site_t *site, int root)
 
 int papcoll_bcast_bchain(const papcoll__args_t *a)
 {
-    const papcoll_site_t *site = a->site;
-    const char *from;
-    size_t len;
-    int rc;
-
     if (a->rank == a->root)
         return stream(a);
-    if ((rc = papcoll__wait_bg(a->site)) != PAPCOLL_OK)
-        return rc;
-    len = site->stage[0].len; /* written by the background part, read after it finished */
-    if (len != a->bytes)
-        return PAPCOLL_ERR_TRUNCATE;
-    from = site->bound != NULL && len <= site->bound_bytes ? site->bound : site->stage[0].buf;
-    if (from != a->rbuf)
-        papcoll__copy(a->rbuf, from, len);
-    return PAPCOLL_OK;
+    return papcoll__bcast_bg_deliver(a);
 }

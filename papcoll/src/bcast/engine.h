@@ -1,7 +1,8 @@
 /*
  * Shared bcast machinery: the tree engine behind binomial, pipelined,
  * chain, sorted and the root of bsorted (engine_tree.c), the placement of
- * sorted trees, and the segment size of SEGMENTED algorithms.
+ * sorted trees, the segment size of SEGMENTED algorithms, and the non-root
+ * call of the background variants.
  */
 #ifndef PAPCOLL_BCAST_ENGINE_H
 #define PAPCOLL_BCAST_ENGINE_H
@@ -47,5 +48,13 @@ int papcoll__bcast_tree(const papcoll__args_t *a, size_t seg);
  * order, place_rotate.  plan->r2v is scratch until the end.
  */
 void papcoll__bcast_place_round(papcoll__plan_t *plan, const papcoll__plan_in_t *in);
+
+/*
+ * A non-root's call of a background bcast (bsorted, bchain): waits for the
+ * monitor thread's part, which left the data in the bound buffer or in
+ * stage[0], checks its length against the call's and copies it to a->rbuf
+ * (nothing to copy when it was bound there).
+ */
+int papcoll__bcast_bg_deliver(const papcoll__args_t *a);
 
 #endif

@@ -1157,7 +1157,8 @@ static void api_lists(void)
         api_check(strcmp(papcoll_op_default((papcoll_op_t)op), g_opdef[op].dflt) == 0 &&
                       strcmp(papcoll_op_env((papcoll_op_t)op), g_opdef[op].env) == 0 &&
                       strcmp(papcoll_op_ini_key((papcoll_op_t)op), g_opdef[op].ini) == 0,
-                  "papcoll_op_default/env/ini_key of %s differ from papcoll_ops.def", papcoll_op_name((papcoll_op_t)op));
+                  "papcoll_op_default/env/ini_key of %s differ from papcoll_ops.def",
+                  papcoll_op_name((papcoll_op_t)op));
     }
     api_check(papcoll_op_env(PAPCOLL_OP_COUNT) == NULL && papcoll_op_default((papcoll_op_t)-1) == NULL &&
                   papcoll_op_ini_key(PAPCOLL_OP_COUNT) == NULL,

@@ -19,7 +19,7 @@ typedef struct {
 
 /* The operations' names, default policies, environment variables and INI
  * keys: the one table of them (papcoll_ops.def), read through the
- * papcoll_op_* accessors by the library, the interposer and the apps. */
+ * papcoll_op_* accessors by the library and the interposer. */
 typedef struct {
     const char *name, *dflt, *env, *ini;
 } op_entry_t;

@@ -99,8 +99,8 @@ static int read_policies(ip_config_t *cfg, char *err, size_t errlen)
         if (cfg->mode != IP_MODE_REPLACE || v == NULL || *v == '\0' ||
             policy_algo((papcoll_op_t)op, v) != -2)
             continue;
-        snprintf(err, errlen, "%s='%s' names no %s algorithm (valid: %s)", papcoll_op_env((papcoll_op_t)op), v,
-                 papcoll_op_name((papcoll_op_t)op), papcoll_algo_list((papcoll_op_t)op, valid, sizeof valid));
+        snprintf(err, errlen, "%s='%s' names no %s algorithm (valid: %s)", papcoll_op_env((papcoll_op_t)op),
+                 v, papcoll_op_name((papcoll_op_t)op), papcoll_algo_list((papcoll_op_t)op, valid, sizeof valid));
         return -1;
     }
     return 0;

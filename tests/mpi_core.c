@@ -14,6 +14,14 @@
  *         usable: the next call runs, and its edge queues an exchange again
  *         (the old error path skipped the call's bookkeeping and later edges
  *         did nothing).
+ * given   Times given by a caller that did part of the call first (the
+ *         interposer agrees on the site, or runs the collective itself):
+ *         papcoll_site_set_arrival's time is the call's arrival (the
+ *         interposer's traces once showed the arrivals after its agreement,
+ *         all within a message latency); a call after papcoll_site_observe
+ *         records the given times and moves no data; observing is refused
+ *         on a site with a monitor thread or a data-dependent policy, and
+ *         for times out of order.
  *
  * Sanitizer builds replace malloc themselves: there the alloc part is
  * skipped (it says so).  Exit status 1 when anything failed.
@@ -166,6 +174,57 @@ static void part_error(papcoll_ctx_t *ctx)
     free(rcv);
 }
 
+static void part_given(papcoll_ctx_t *threaded)
+{
+    papcoll_options_t o;
+    papcoll_ctx_t *ctx = NULL;
+    papcoll_site_t *s = NULL, *t = NULL;
+    papcoll_timing_t tm;
+    int x[4] = {g_rank, 1, 2, 3}, y[4] = {-7, -7, -7, -7}, rc;
+    double t0;
+
+    memset(&o, 0, sizeof o);
+    o.no_monitor = o.quiet = 1;
+    if ((rc = papcoll_init(MPI_COMM_WORLD, &o, &ctx)) != 0 ||
+        (rc = papcoll_site_create(ctx, "given", PAPCOLL_OP_REDUCE, "mpi", &s)) != 0) {
+        fail("given: setup", "mpi", rc);
+        return;
+    }
+    t0 = papcoll_wtime(ctx) - 0.25 - g_rank;
+    if ((rc = papcoll_site_set_arrival(s, t0)) != 0 ||
+        (rc = papcoll_reduce(s, x, y, 4, MPI_INT, MPI_SUM, 0)) != 0)
+        fail("given: a call after set_arrival", "mpi", rc);
+    papcoll_site_last_timing(s, &tm);
+    if (tm.arrival != t0 || !(tm.exit >= t0 + 0.25 + g_rank) ||
+        (g_rank == 0 && y[0] != g_size * (g_size - 1) / 2))
+        fail("given: set_arrival's time is not the call's arrival, or the call went wrong", "mpi", -1000);
+    papcoll_reduce(s, x, y, 4, MPI_INT, MPI_SUM, 0);
+    papcoll_site_last_timing(s, &tm);
+    if (tm.arrival < t0 + 0.25 + g_rank)
+        fail("given: set_arrival's time outlived its call", "mpi", -1000);
+    y[0] = -7;
+    if ((rc = papcoll_site_observe(s, t0, t0 + 0.5)) != 0 ||
+        (rc = papcoll_reduce(s, x, y, 4, MPI_INT, MPI_SUM, 0)) != 0)
+        fail("given: an observed call", "mpi", rc);
+    papcoll_site_last_timing(s, &tm);
+    if (tm.arrival != t0 || tm.exit != t0 + 0.5 || y[0] != -7 ||
+        tm.algo != papcoll_algo_find(PAPCOLL_OP_REDUCE, "mpi"))
+        fail("given: an observed call moved data or did not record the given times", "mpi", -1000);
+    if (papcoll_site_observe(s, t0, t0 - 1) != PAPCOLL_ERR_INVAL ||
+        papcoll_site_observe(s, NAN, t0) != PAPCOLL_ERR_INVAL ||
+        papcoll_site_set_arrival(s, INFINITY) != PAPCOLL_ERR_INVAL)
+        fail("given: times out of order or not finite are accepted", "mpi", -1000);
+    papcoll_site_free(&s);
+    papcoll_finalize(&ctx);
+    if ((rc = papcoll_site_create(threaded, "given-thread", PAPCOLL_OP_REDUCE, "binomial", &t)) != 0)
+        fail("given: setup", "binomial", rc);
+    else if (papcoll_site_observe(t, t0, t0 + 1) != PAPCOLL_ERR_STATE)
+        fail("given: observing is accepted on a site with a monitor thread", "binomial", -1000);
+    papcoll_site_free(&t);
+    if (g_rank == 0)
+        printf("mpi_core: given: set_arrival and observe, P=%d\n", g_size);
+}
+
 int main(int argc, char **argv)
 {
     papcoll_ctx_t *ctx = NULL;
@@ -183,6 +242,7 @@ int main(int argc, char **argv)
     }
     part_alloc(ctx);
     part_error(ctx);
+    part_given(ctx);
     papcoll_finalize(&ctx);
     MPI_Allreduce(&g_failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (g_rank == 0)

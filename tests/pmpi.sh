@@ -116,13 +116,34 @@ site=$("$PT" info "$TMP/c4.h5" | awk '$2 ~ /^allreduce@check_c/ && $8 + 0 >= 20 
 [[ -n $site ]] || fail "c4.h5: no allreduce site with 20 calls (the loop)"
 "$PT" pat "$TMP/c4.h5" --site "$site" >"$TMP/c.pat" 2>"$TMP/err" || fail "paptrace pat: $(cat "$TMP/err")"
 
-# An overhead-style loop: trace, pat, replay in papbench.
-timeout -k 5 120 mpirun --oversubscribe --mca mpi_yield_when_idle 1 -np 4 -x LD_PRELOAD="$LIB" \
-    -x PAPCOLL_TRACE="$TMP/loop.h5" "$T/reduce_loop" --iters 30 --warmup 2 --bytes 65536 --delay-us 200 \
-    >"$TMP/loop.log" 2>&1 && grep -q 'check=ok' "$TMP/loop.log" || fail "reduce_loop in trace mode: $(tail -3 "$TMP/loop.log")"
-loopsite=$("$PT" info "$TMP/loop.h5" 2>/dev/null | awk '$2 ~ /^reduce@reduce_loop/ { print $2; exit }')
-"$PT" pat "$TMP/loop.h5" --site "$loopsite" --skip 2 >"$TMP/loop.pat" 2>"$TMP/err" || fail "pat of reduce_loop: $(cat "$TMP/err")"
-[[ $(grep -vc '^#' "$TMP/loop.pat") -eq 30 ]] || fail "loop.pat: $(grep -vc '^#' "$TMP/loop.pat") lines, expected 30"
+# An overhead-style loop: trace, pat, replay in papbench.  Rank r computes
+# 2 ms x (r % 4) before each reduce, and the pat file must show it: rank 3
+# arrives more than 1 ms after rank 0 in most calls (nominally 6 ms; 2
+# cores time-share the busy ranks, so less is certain).  The arrival is the
+# entry into MPI_Reduce, not the end of the interposer's agreement: timed
+# after it, all ranks arrived within 0.1 ms.  The same in replace mode.
+# arrivals FILE: "ok" when the median of rank 3's delay minus rank 0's is over 1 ms.
+arrivals() {
+    local d
+    d=$(grep -v '^#' "$1" | awk '{ print $4 - $1 }' | sort -g |
+        awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : "none" }')
+    awk -v d="$d" 'BEGIN { exit !(d != "none" && d > 0.001) }' && echo ok ||
+        echo "rank 3 arrived a median $d s after rank 0 (expected > 0.001)"
+}
+for mode in trace replace; do
+    timeout -k 5 120 mpirun --oversubscribe --mca mpi_yield_when_idle 1 -np 4 -x LD_PRELOAD="$LIB" \
+        -x PAPCOLL_MODE=$mode -x PAPCOLL_TRACE="$TMP/loop-$mode.h5" "$T/reduce_loop" --iters 30 --warmup 2 \
+        --bytes 65536 --delay-us 2000 >"$TMP/loop-$mode.log" 2>&1 && grep -q 'check=ok' "$TMP/loop-$mode.log" ||
+        { fail "reduce_loop in $mode mode: $(tail -3 "$TMP/loop-$mode.log")"; continue; }
+    loopsite=$("$PT" info "$TMP/loop-$mode.h5" 2>/dev/null | awk '$2 ~ /^reduce@reduce_loop/ { print $2; exit }')
+    "$PT" pat "$TMP/loop-$mode.h5" --site "$loopsite" --skip 2 >"$TMP/loop-$mode.pat" 2>"$TMP/err" ||
+        fail "pat of reduce_loop ($mode): $(cat "$TMP/err")"
+    [[ $(grep -vc '^#' "$TMP/loop-$mode.pat") -eq 30 ]] ||
+        fail "loop-$mode.pat: $(grep -vc '^#' "$TMP/loop-$mode.pat") lines, expected 30"
+    a=$(arrivals "$TMP/loop-$mode.pat")
+    [[ $a == ok ]] || fail "$mode mode does not trace the arrivals reduce_loop computes: $a"
+done
+cp "$TMP/loop-trace.pat" "$TMP/loop.pat" 2>/dev/null
 timeout -k 5 120 mpirun --oversubscribe --mca mpi_yield_when_idle 1 -np 4 "$PB" --algos ls,sls --size 4K --iters 3 \
     --warmup 0 --base-ms 1 --quiet --pattern "replay:$TMP/loop.pat" >"$TMP/replay.log" 2>&1 ||
     fail "papbench does not replay the interposer's pat file: $(tail -2 "$TMP/replay.log")"
@@ -159,7 +180,7 @@ for f in "$TMP"/replace-c-*-3.log; do
 done
 
 # 3. Agreement variants.
-run stable-4 4 PAPCOLL_AGREE=stable:4 PAPCOLL_SITE_DEPTH=2 -- "$T/check_c" --iters 16 &&
+run stable-4 4 PAPCOLL_MODE=replace PAPCOLL_AGREE=stable:4 PAPCOLL_SITE_DEPTH=2 -- "$T/check_c" --iters 16 &&
     expect stable-4 trusted ">=" 100 && expect stable-4 mispredicted ">=" 2 && expect stable-4 check_failed ">=" 4
 run depth0-3 3 PAPCOLL_SITE_DEPTH=0 PAPCOLL_MODE=replace -- "$T/check_c" &&
     expect depth0-3 agreed == 0 && expect depth0-3 paths == 0 && expect depth0-3 signature ">=" 500

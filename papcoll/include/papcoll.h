@@ -380,6 +380,28 @@ typedef struct {
 int papcoll_site_last_timing(const papcoll_site_t *site, papcoll_timing_t *t);
 
 /*
+ * For a caller that does part of a collective's work before it calls
+ * papcoll (the PMPI interposer, docs/pmpi.md): times of the site's *next*
+ * call on this rank, in papcoll_wtime seconds.  Local; the next call
+ * consumes them, whatever its outcome.
+ */
+
+/** The next call entered the collective at `arrival`, before its papcoll
+ *  call (e.g. the caller first agreed with the other ranks on the site):
+ *  its record, timing and the arrivals the predictor learns from say
+ *  `arrival` instead of the papcoll call's entry.  The call runs as usual. */
+int papcoll_site_set_arrival(papcoll_site_t *site, double arrival);
+
+/** The caller ran the next call's collective itself, through the MPI
+ *  library on the site's group of ranks, from `arrival` to `exit`: the next
+ *  call (every rank of the site makes it) checks its arguments, records them
+ *  with these times as a call of the `mpi` algorithm, and moves no data; it
+ *  communicates only to ship its record batch.  Needs a site without a
+ *  monitor thread and with a fixed policy (PAPCOLL_ERR_STATE otherwise);
+ *  PAPCOLL_ERR_INVAL unless arrival <= exit, both finite. */
+int papcoll_site_observe(papcoll_site_t *site, double arrival, double exit);
+
+/*
  * Record sink: how per-call records leave the library (DESIGN.md: papcoll
  * never includes hdf5.h; trace/ implements a sink).  Each rank timestamps its
  * own part of every call; every PAPCOLL_RECORD_BATCH calls of a site the

@@ -306,9 +306,9 @@ static void warn_fallback(papcoll_site_t *site, const decision_t *d)
     papcoll__warn(site->ctx, "site '%s': %s", site->name, d->reason);
 }
 
-static void finish(papcoll_site_t *site, const papcoll__args_t *a, const decision_t *d, double arrival)
+static void finish(papcoll_site_t *site, const papcoll__args_t *a, const decision_t *d, double arrival,
+                   double now)
 {
-    double now = papcoll__now(site->ctx);
     const char *why = d->algo != site->last_algo ? d->reason : NULL;
 
     site->timing.arrival = arrival;
@@ -352,6 +352,22 @@ static int execute(papcoll_site_t *site, papcoll__args_t *a, const decision_t *d
     return rc ? rc : rc2;
 }
 
+/* papcoll_site_observe: the caller ran the collective through the MPI
+ * library; only the record of it remains, as a call of the algorithm "mpi"
+ * whatever the fixed policy names. */
+static int observed(papcoll_site_t *site, const papcoll__args_t *a, double arrival, double exit)
+{
+    decision_t d;
+
+    memset(&d, 0, sizeof(d));
+    papcoll__select(&site->policy, site->op, &a->sig, a->size, site->ctx->has_monitor, &d.sel);
+    d.algo = papcoll_algo_find(site->op, "mpi");
+    d.reason = d.sel.algo == d.algo ? d.sel.reason : "observed: the caller ran the MPI library's collective";
+    site->timing.decision = 0;
+    finish(site, a, &d, arrival, exit);
+    return PAPCOLL_OK;
+}
+
 static int run(papcoll_site_t *site, papcoll_op_t op, int use_pat, const double *pat, papcoll__args_t *a)
 {
     static int (*const resolve[])(papcoll__args_t *) = {
@@ -360,12 +376,14 @@ static int run(papcoll_site_t *site, papcoll_op_t op, int use_pat, const double 
 #undef PAPCOLL_OP
     };
     decision_t d;
-    double arrival;
+    double arrival, exit;
     int rc;
 
     if (site == NULL)
         return PAPCOLL_ERR_INVAL;
-    arrival = papcoll__now(site->ctx);
+    arrival = isnan(site->given_arrival) ? papcoll__now(site->ctx) : site->given_arrival;
+    exit = site->given_exit;
+    site->given_arrival = site->given_exit = NAN;
     if (site->op != op)
         return PAPCOLL_ERR_OP;
     a->site = site;
@@ -378,6 +396,8 @@ static int run(papcoll_site_t *site, papcoll_op_t op, int use_pat, const double 
         return PAPCOLL_ERR_INVAL;
     if ((rc = resolve[op](a)) != PAPCOLL_OK)
         return rc; /* a local argument error, before any communication */
+    if (!isnan(exit))
+        return observed(site, a, arrival, exit);
     memset(&d, 0, sizeof(d));
     rc = decide(site, a, use_pat, pat, &d);
     if (rc == PAPCOLL_ERR_STATE && use_pat)
@@ -385,7 +405,7 @@ static int run(papcoll_site_t *site, papcoll_op_t op, int use_pat, const double 
     if (rc == PAPCOLL_OK)
         rc = execute(site, a, &d);
     warn_fallback(site, &d);
-    finish(site, a, &d, arrival);
+    finish(site, a, &d, arrival, papcoll__now(site->ctx));
     return rc;
 }
 

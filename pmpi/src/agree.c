@@ -20,6 +20,12 @@
  * maximum and the minimum key; equal means one site for everybody, else the
  * call passes through on every rank.
  *
+ * In trace mode the program's collective runs through PMPI on its own
+ * communicator whatever the site, so the agreement need not come first:
+ * ip_agree_post starts the same reduction as an MPI_Iallreduce before the
+ * collective, and ip_agree_wait completes it after, so it travels while
+ * the collective runs (PAPCOLL_AGREE=stable:N concerns replace mode only).
+ *
  * No rank can be left waiting: whether a call is trusted, and when a check
  * is posted or completed, is a function of the shared state and of the
  * call's shared arguments only, so every rank issues the same sequence of
@@ -127,6 +133,30 @@ static int by_signature(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long lo
     return idx;
 }
 
+/* The outcome of an agreement (m: the MPI_MAX of (key, ~key), r: its
+ * return code): the site index, or -1 with *why. */
+static int outcome(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long bytes, int r,
+                   const unsigned long long *m, ip_pass_t *why)
+{
+    int idx = -1;
+
+    ip_count(IP_CNT_AGREED, 1);
+    if (r != MPI_SUCCESS || m[0] != ~m[1]) { /* max key != min key */
+        *why = IP_PASS_PATHS;
+        ip_comm_diverged(pc, c, key, bytes);
+        link_agreed(pc, -1);
+        return -1;
+    }
+    r = ip_comm_site(pc, c, key, bytes, &idx);
+    if (r != 0) {
+        *why = (ip_pass_t)(r - 1);
+        link_agreed(pc, r - 1 == IP_PASS_NOSITE ? idx : -1);
+        return -1;
+    }
+    link_agreed(pc, idx);
+    return idx;
+}
+
 /*
  * The site index of this call, or -1 with *why when every rank passes it
  * through.  key: this rank's stack ID mixed with op, root and bytes.
@@ -144,21 +174,36 @@ int ip_agree(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long bytes, i
     t0 = PMPI_Wtime();
     r = PMPI_Allreduce(v, m, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, pc->dup);
     ip_time_agree(PMPI_Wtime() - t0, 1);
-    ip_count(IP_CNT_AGREED, 1);
-    if (r != MPI_SUCCESS || m[0] != ~m[1]) { /* max key != min key */
-        *why = IP_PASS_PATHS;
-        ip_comm_diverged(pc, c, key, bytes);
-        link_agreed(pc, -1);
-        return -1;
-    }
-    r = ip_comm_site(pc, c, key, bytes, &idx);
-    if (r != 0) {
-        *why = (ip_pass_t)(r - 1);
-        link_agreed(pc, r - 1 == IP_PASS_NOSITE ? idx : -1);
-        return -1;
-    }
-    link_agreed(pc, idx);
-    return idx;
+    return outcome(pc, c, key, bytes, r, m, why);
+}
+
+/* Trace mode, before the program's collective: the agreement on its key
+ * starts (nothing to agree with PAPCOLL_SITE_DEPTH=0). */
+void ip_agree_post(ip_comm_t *pc, uint64_t key)
+{
+    pc->agree_in[0] = key;
+    pc->agree_in[1] = ~key;
+    pc->agree_rc = MPI_SUCCESS;
+    pc->agree_req = MPI_REQUEST_NULL;
+    if (ip_g.cfg.depth > 0)
+        pc->agree_rc = PMPI_Iallreduce(pc->agree_in, pc->agree_out, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX,
+                                       pc->dup, &pc->agree_req);
+}
+
+/* Trace mode, after the program's collective: ip_agree's answer, from the
+ * agreement ip_agree_post started. */
+int ip_agree_wait(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long bytes, ip_pass_t *why)
+{
+    int r = pc->agree_rc;
+    double t0;
+
+    if (ip_g.cfg.depth == 0)
+        return by_signature(pc, c, key, bytes, why);
+    t0 = PMPI_Wtime();
+    if (r == MPI_SUCCESS)
+        r = PMPI_Wait(&pc->agree_req, MPI_STATUS_IGNORE);
+    ip_time_agree(PMPI_Wtime() - t0, 1);
+    return outcome(pc, c, key, bytes, r, pc->agree_out, why);
 }
 
 /* Before the communicator's state goes: the last window and the check in

@@ -142,10 +142,43 @@ static int mpi_error(const ip_call_t *c, const ip_site_t *s, int rc)
     return code;
 }
 
-/* Through papcoll on the agreed site, or to PMPI with the reason counted. */
+/* Trace mode: the program's call through PMPI, unchanged, while the
+ * agreement on its site travels; then the agreed site records it
+ * (papcoll_site_observe: every rank makes that call, as each records its
+ * part; it moves no data). */
+static int traced(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long bytes, double arrival)
+{
+    const adapter_t *a = &adapters[c->op];
+    ip_pass_t why = IP_PASS_PATHS;
+    double exit;
+    int idx, rc, prc;
+
+    ip_agree_post(pc, key);
+    rc = a->pmpi(c);
+    exit = papcoll_wtime(pc->ctx);
+    idx = ip_agree_wait(pc, c, key, bytes, &why);
+    if (idx < 0) {
+        ip_inside--;
+        ip_count(why, 1);
+        return rc;
+    }
+    pc->sites[idx].calls++;
+    prc = papcoll_site_observe(pc->sites[idx].site, arrival, exit);
+    if (prc == PAPCOLL_OK)
+        prc = a->run(pc->sites[idx].site, c);
+    ip_inside--;
+    if (prc != PAPCOLL_OK)
+        return mpi_error(c, &pc->sites[idx], prc);
+    ip_count(IP_CNT_OP0 + (int)c->op, 1);
+    return rc;
+}
+
+/* Through papcoll on the agreed site, or to PMPI with the reason counted.
+ * The call's arrival is its entry here, before the agreement. */
 static int handled(ip_comm_t *pc, const ip_call_t *c)
 {
     const adapter_t *a = &adapters[c->op];
+    double arrival = papcoll_wtime(pc->ctx);
     long long bytes = a->bytes(c, pc->rank);
     uint64_t key = mix64((ip_g.cfg.depth > 0 ? ip_site_key(c->caller, ip_g.cfg.depth) : 0) ^
                          mix64(((uint64_t)c->op << 56) ^ ((uint64_t)(uint32_t)c->root << 24) ^ (uint64_t)bytes));
@@ -153,6 +186,8 @@ static int handled(ip_comm_t *pc, const ip_call_t *c)
     ip_site_t *s;
     int idx, rc;
 
+    if (ip_g.cfg.mode == IP_MODE_TRACE)
+        return traced(pc, c, key, bytes, arrival);
     idx = ip_agree(pc, c, key, bytes, &why);
     if (idx < 0) {
         ip_inside--;
@@ -160,7 +195,9 @@ static int handled(ip_comm_t *pc, const ip_call_t *c)
     }
     s = &pc->sites[idx];
     s->calls++;
-    rc = a->run(s->site, c);
+    rc = papcoll_site_set_arrival(s->site, arrival);
+    if (rc == PAPCOLL_OK)
+        rc = a->run(s->site, c);
     ip_inside--;
     if (rc == PAPCOLL_OK) {
         ip_count(IP_CNT_OP0 + (int)c->op, 1);

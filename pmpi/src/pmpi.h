@@ -145,6 +145,9 @@ typedef struct ip_comm {
     ip_window_t sent;     /* the window whose check is in flight */
     MPI_Request check;    /* MPI_REQUEST_NULL: none in flight */
     int check_in, check_out;
+    unsigned long long agree_in[2], agree_out[2]; /* trace mode: the agreement in flight */
+    MPI_Request agree_req;
+    int agree_rc;
     ip_diverged_t diverged[IP_MAX_DIVERGED];
     int ndiverged;
     struct ip_comm *next; /* the live list, newest first */
@@ -193,6 +196,8 @@ void ip_comm_diverged(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long
 
 /* agree.c */
 int ip_agree(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long bytes, ip_pass_t *why);
+void ip_agree_post(ip_comm_t *pc, uint64_t key);
+int ip_agree_wait(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long bytes, ip_pass_t *why);
 void ip_agree_drain(ip_comm_t *pc);
 
 /* summary.c */

@@ -18,10 +18,10 @@
  *         interposer agrees on the site, or runs the collective itself):
  *         papcoll_site_set_arrival's time is the call's arrival (the
  *         interposer's traces once showed the arrivals after its agreement,
- *         all within a message latency); a call after papcoll_site_observe
- *         records the given times and moves no data; observing is refused
- *         on a site with a monitor thread or a data-dependent policy, and
- *         for times out of order.
+ *         all within a message latency); papcoll_site_observe records the
+ *         given times as a call of "mpi", and the site's calls go on;
+ *         observing is refused on a site with a monitor thread, and for
+ *         times out of order, a root out of range, negative sizes.
  *
  * Sanitizer builds replace malloc themselves: there the alloc part is
  * skipped (it says so).  Exit status 1 when anything failed.
@@ -180,7 +180,8 @@ static void part_given(papcoll_ctx_t *threaded)
     papcoll_ctx_t *ctx = NULL;
     papcoll_site_t *s = NULL, *t = NULL;
     papcoll_timing_t tm;
-    int x[4] = {g_rank, 1, 2, 3}, y[4] = {-7, -7, -7, -7}, rc;
+    papcoll_observed_t obs, bad[4];
+    int x[4] = {g_rank, 1, 2, 3}, y[4] = {-7, -7, -7, -7}, rc, i;
     double t0;
 
     memset(&o, 0, sizeof o);
@@ -202,23 +203,30 @@ static void part_given(papcoll_ctx_t *threaded)
     papcoll_site_last_timing(s, &tm);
     if (tm.arrival < t0 + 0.25 + g_rank)
         fail("given: set_arrival's time outlived its call", "mpi", -1000);
-    y[0] = -7;
-    if ((rc = papcoll_site_observe(s, t0, t0 + 0.5)) != 0 ||
-        (rc = papcoll_reduce(s, x, y, 4, MPI_INT, MPI_SUM, 0)) != 0)
+    obs = (papcoll_observed_t){t0, t0 + 0.5, 0, 16, 4, "MPI_INT"};
+    if ((rc = papcoll_site_observe(s, &obs)) != 0)
         fail("given: an observed call", "mpi", rc);
     papcoll_site_last_timing(s, &tm);
-    if (tm.arrival != t0 || tm.exit != t0 + 0.5 || y[0] != -7 ||
-        tm.algo != papcoll_algo_find(PAPCOLL_OP_REDUCE, "mpi"))
-        fail("given: an observed call moved data or did not record the given times", "mpi", -1000);
-    if (papcoll_site_observe(s, t0, t0 - 1) != PAPCOLL_ERR_INVAL ||
-        papcoll_site_observe(s, NAN, t0) != PAPCOLL_ERR_INVAL ||
-        papcoll_site_set_arrival(s, INFINITY) != PAPCOLL_ERR_INVAL)
-        fail("given: times out of order or not finite are accepted", "mpi", -1000);
+    if (tm.arrival != t0 || tm.exit != t0 + 0.5 || tm.algo != papcoll_algo_find(PAPCOLL_OP_REDUCE, "mpi"))
+        fail("given: an observed call did not record the given times", "mpi", -1000);
+    bad[0] = bad[1] = bad[2] = bad[3] = obs;
+    bad[0].exit = t0 - 1;
+    bad[1].arrival = NAN;
+    bad[2].root = g_size;
+    bad[3].bytes = -1;
+    for (i = 0; i < 4; i++)
+        if (papcoll_site_observe(s, &bad[i]) != PAPCOLL_ERR_INVAL)
+            fail("given: an observation out of order or range is accepted", "mpi", -1000 - i);
+    if (papcoll_site_set_arrival(s, INFINITY) != PAPCOLL_ERR_INVAL)
+        fail("given: an arrival that is not finite is accepted", "mpi", -1000);
+    if ((rc = papcoll_reduce(s, x, y, 4, MPI_INT, MPI_SUM, 0)) != 0 ||
+        (g_rank == 0 && y[0] != g_size * (g_size - 1) / 2))
+        fail("given: the call after observations", "mpi", rc);
     papcoll_site_free(&s);
     papcoll_finalize(&ctx);
     if ((rc = papcoll_site_create(threaded, "given-thread", PAPCOLL_OP_REDUCE, "binomial", &t)) != 0)
         fail("given: setup", "binomial", rc);
-    else if (papcoll_site_observe(t, t0, t0 + 1) != PAPCOLL_ERR_STATE)
+    else if (papcoll_site_observe(t, &obs) != PAPCOLL_ERR_STATE)
         fail("given: observing is accepted on a site with a monitor thread", "binomial", -1000);
     papcoll_site_free(&t);
     if (g_rank == 0)

@@ -380,26 +380,37 @@ typedef struct {
 int papcoll_site_last_timing(const papcoll_site_t *site, papcoll_timing_t *t);
 
 /*
- * For a caller that does part of a collective's work before it calls
- * papcoll (the PMPI interposer, docs/pmpi.md): times of the site's *next*
- * call on this rank, in papcoll_wtime seconds.  Local; the next call
- * consumes them, whatever its outcome.
+ * For a caller that does part of a collective's work outside papcoll (the
+ * PMPI interposer, docs/pmpi.md).  Times are papcoll_wtime seconds.
  */
 
-/** The next call entered the collective at `arrival`, before its papcoll
- *  call (e.g. the caller first agreed with the other ranks on the site):
- *  its record, timing and the arrivals the predictor learns from say
- *  `arrival` instead of the papcoll call's entry.  The call runs as usual. */
+/** The site's next call on this rank entered the collective at `arrival`,
+ *  before its papcoll call (e.g. the caller first agreed with the other
+ *  ranks on the site): its record, timing and the arrivals the predictor
+ *  learns from say `arrival` instead of the papcoll call's entry.  Local;
+ *  the next call consumes it, whatever its outcome, and runs as usual. */
 int papcoll_site_set_arrival(papcoll_site_t *site, double arrival);
 
-/** The caller ran the next call's collective itself, through the MPI
- *  library on the site's group of ranks, from `arrival` to `exit`: the next
- *  call (every rank of the site makes it) checks its arguments, records them
- *  with these times as a call of the `mpi` algorithm, and moves no data; it
- *  communicates only to ship its record batch.  Needs a site without a
- *  monitor thread and with a fixed policy (PAPCOLL_ERR_STATE otherwise);
- *  PAPCOLL_ERR_INVAL unless arrival <= exit, both finite. */
-int papcoll_site_observe(papcoll_site_t *site, double arrival, double exit);
+/** A collective the caller ran itself through the MPI library on the
+ *  site's group of ranks, as this rank saw it. */
+typedef struct {
+    double arrival;       /**< entry into the collective */
+    double exit;          /**< return from it (>= arrival) */
+    int root;             /**< the call's root (-1: allreduce) */
+    long long bytes;      /**< packed bytes of this rank's block (gather, scatter) or of the vector */
+    int count;            /**< the same in elements of the call's datatype */
+    const char *datatype; /**< the datatype's MPI name (NULL or "": "(unnamed)") */
+} papcoll_observed_t;
+
+/** Records an observed collective as the site's next call, of the algorithm
+ *  `mpi`: timing, records and trace as for a call papcoll ran; no data
+ *  moves.  Collective like a call on the site (every rank records its part
+ *  of the same call; a record batch ships every PAPCOLL_RECORD_BATCH calls),
+ *  but the values need not be the call's handles, so it may come after the
+ *  program freed them.  Needs a site without a monitor thread and with a
+ *  fixed policy (PAPCOLL_ERR_STATE otherwise); PAPCOLL_ERR_INVAL for times
+ *  not finite or out of order, a root out of range, negative sizes. */
+int papcoll_site_observe(papcoll_site_t *site, const papcoll_observed_t *obs);
 
 /*
  * Record sink: how per-call records leave the library (DESIGN.md: papcoll

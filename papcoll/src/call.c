@@ -352,22 +352,6 @@ static int execute(papcoll_site_t *site, papcoll__args_t *a, const decision_t *d
     return rc ? rc : rc2;
 }
 
-/* papcoll_site_observe: the caller ran the collective through the MPI
- * library; only the record of it remains, as a call of the algorithm "mpi"
- * whatever the fixed policy names. */
-static int observed(papcoll_site_t *site, const papcoll__args_t *a, double arrival, double exit)
-{
-    decision_t d;
-
-    memset(&d, 0, sizeof(d));
-    papcoll__select(&site->policy, site->op, &a->sig, a->size, site->ctx->has_monitor, &d.sel);
-    d.algo = papcoll_algo_find(site->op, "mpi");
-    d.reason = d.sel.algo == d.algo ? d.sel.reason : "observed: the caller ran the MPI library's collective";
-    site->timing.decision = 0;
-    finish(site, a, &d, arrival, exit);
-    return PAPCOLL_OK;
-}
-
 static int run(papcoll_site_t *site, papcoll_op_t op, int use_pat, const double *pat, papcoll__args_t *a)
 {
     static int (*const resolve[])(papcoll__args_t *) = {
@@ -376,14 +360,13 @@ static int run(papcoll_site_t *site, papcoll_op_t op, int use_pat, const double 
 #undef PAPCOLL_OP
     };
     decision_t d;
-    double arrival, exit;
+    double arrival;
     int rc;
 
     if (site == NULL)
         return PAPCOLL_ERR_INVAL;
     arrival = isnan(site->given_arrival) ? papcoll__now(site->ctx) : site->given_arrival;
-    exit = site->given_exit;
-    site->given_arrival = site->given_exit = NAN;
+    site->given_arrival = NAN;
     if (site->op != op)
         return PAPCOLL_ERR_OP;
     a->site = site;
@@ -396,8 +379,6 @@ static int run(papcoll_site_t *site, papcoll_op_t op, int use_pat, const double 
         return PAPCOLL_ERR_INVAL;
     if ((rc = resolve[op](a)) != PAPCOLL_OK)
         return rc; /* a local argument error, before any communication */
-    if (!isnan(exit))
-        return observed(site, a, arrival, exit);
     memset(&d, 0, sizeof(d));
     rc = decide(site, a, use_pat, pat, &d);
     if (rc == PAPCOLL_ERR_STATE && use_pat)
@@ -407,6 +388,39 @@ static int run(papcoll_site_t *site, papcoll_op_t op, int use_pat, const double 
     warn_fallback(site, &d);
     finish(site, a, &d, arrival, papcoll__now(site->ctx));
     return rc;
+}
+
+int papcoll_site_observe(papcoll_site_t *site, const papcoll_observed_t *o)
+{
+    papcoll__args_t a;
+    decision_t d;
+
+    if (site == NULL || o == NULL || !isfinite(o->arrival) || !isfinite(o->exit) || o->exit < o->arrival ||
+        o->bytes < 0 || o->count < 0 ||
+        (site->op == PAPCOLL_OP_ALLREDUCE ? o->root != -1 : (o->root < 0 || o->root >= site->ctx->size)))
+        return PAPCOLL_ERR_INVAL;
+    if (site->has_thread || papcoll__policy_uses_data(&site->policy))
+        return PAPCOLL_ERR_STATE; /* its exchanges and plans would have to happen anyway */
+    memset(&a, 0, sizeof(a));
+    a.site = site;
+    a.op = site->op;
+    a.comm = site->comm;
+    a.rank = site->ctx->rank;
+    a.size = site->ctx->size;
+    a.root = a.sig.root = o->root;
+    a.bytes = a.sig.bytes = (size_t)o->bytes;
+    a.u_scount = a.u_rcount = a.sig.count = o->count;
+    a.u_stype = a.u_rtype = MPI_DATATYPE_NULL;
+    a.sig.mop = MPI_OP_NULL;
+    papcoll__record_name_type(site, o->datatype);
+    memset(&d, 0, sizeof(d));
+    papcoll__select(&site->policy, site->op, &a.sig, a.size, site->ctx->has_monitor, &d.sel);
+    d.algo = papcoll_algo_find(site->op, "mpi");
+    d.reason = d.sel.algo == d.algo ? d.sel.reason : "observed: the caller ran the MPI library's collective";
+    site->timing.decision = 0;
+    site->given_arrival = NAN;
+    finish(site, &a, &d, o->arrival, o->exit);
+    return PAPCOLL_OK;
 }
 
 /* The user's arguments into a record; MPI_OP_NULL for the non-reductions. */

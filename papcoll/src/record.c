@@ -66,6 +66,13 @@ static void name_type(papcoll_site_t *site, MPI_Datatype type)
         snprintf(name, sizeof site->recv.type_name, "(unnamed)");
 }
 
+void papcoll__record_name_type(papcoll_site_t *site, const char *name)
+{
+    if (site->ctx->tracing && site->ctx->rank == 0 && site->recv.type_name[0] == '\0' && name != NULL &&
+        name[0] != '\0')
+        snprintf(site->recv.type_name, sizeof site->recv.type_name, "%s", name);
+}
+
 int papcoll__record_call(papcoll_site_t *site, const papcoll__args_t *a, int algo, const char *reason,
                          const char *detail, double arrival, double exit)
 {

@@ -101,7 +101,7 @@ static void site_init(papcoll_site_t *site, papcoll_ctx_t *ctx, const char *name
     site->last_algo = -1;
     site->t_start = site->est = site->last_arrival = site->last_exit = NAN;
     site->r_cstart = site->r_edge = site->r_cend = NAN;
-    site->given_arrival = site->given_exit = NAN;
+    site->given_arrival = NAN;
     site->id = ctx->nsites++;
     site->test_local_policy = getenv("PAPCOLL_TEST_POLICY_LOCAL") != NULL;
     snprintf(site->name, sizeof(site->name), "%s", name ? name : papcoll_op_name(op));
@@ -302,18 +302,6 @@ int papcoll_site_set_arrival(papcoll_site_t *site, double arrival)
     if (site == NULL || !isfinite(arrival))
         return PAPCOLL_ERR_INVAL;
     site->given_arrival = arrival;
-    site->given_exit = NAN;
-    return PAPCOLL_OK;
-}
-
-int papcoll_site_observe(papcoll_site_t *site, double arrival, double exit)
-{
-    if (site == NULL || !isfinite(arrival) || !isfinite(exit) || exit < arrival)
-        return PAPCOLL_ERR_INVAL;
-    if (site->has_thread || papcoll__policy_uses_data(&site->policy))
-        return PAPCOLL_ERR_STATE; /* its exchanges and plans would have to happen anyway */
-    site->given_arrival = arrival;
-    site->given_exit = exit;
     return PAPCOLL_OK;
 }
 

@@ -96,7 +96,7 @@ struct papcoll_site {
     double t_start;       /* processing start (NaN: not started) */
     double est;           /* edge estimate of the pending call (NaN: none) */
     double last_arrival, last_exit;
-    double given_arrival, given_exit; /* of the next call (papcoll_site_set_arrival, _observe; NaN: none) */
+    double given_arrival; /* of the next call (papcoll_site_set_arrival; NaN: none) */
     papcoll_timing_t timing;
     double r_cstart, r_edge, r_cend; /* monitor API times of the pending call */
     papcoll__batch_t batch;          /* records not yet shipped (record.c) */

@@ -37,9 +37,10 @@ static int ip_pmpi_gather(const ip_call_t *c)
 {
     return PMPI_Gather(c->sbuf, c->scount, c->stype, c->rbuf, c->rcount, c->rtype, c->root, c->comm);
 }
-static long long ip_bytes_gather(const ip_call_t *c, int rank)
+static MPI_Datatype ip_block_gather(const ip_call_t *c, int rank, int *count)
 {
-    return rank == c->root ? type_bytes(c->rcount, c->rtype) : type_bytes(c->scount, c->stype);
+    *count = rank == c->root ? c->rcount : c->scount;
+    return rank == c->root ? c->rtype : c->stype;
 }
 
 static int ip_run_scatter(papcoll_site_t *s, const ip_call_t *c)
@@ -50,9 +51,10 @@ static int ip_pmpi_scatter(const ip_call_t *c)
 {
     return PMPI_Scatter(c->sbuf, c->scount, c->stype, c->rbuf, c->rcount, c->rtype, c->root, c->comm);
 }
-static long long ip_bytes_scatter(const ip_call_t *c, int rank)
+static MPI_Datatype ip_block_scatter(const ip_call_t *c, int rank, int *count)
 {
-    return rank == c->root ? type_bytes(c->scount, c->stype) : type_bytes(c->rcount, c->rtype);
+    *count = rank == c->root ? c->scount : c->rcount;
+    return rank == c->root ? c->stype : c->rtype;
 }
 
 /* bcast: the buffer travels as rbuf, rcount, rtype. */
@@ -64,10 +66,11 @@ static int ip_pmpi_bcast(const ip_call_t *c)
 {
     return PMPI_Bcast(c->rbuf, c->rcount, c->rtype, c->root, c->comm);
 }
-static long long ip_bytes_bcast(const ip_call_t *c, int rank)
+static MPI_Datatype ip_block_bcast(const ip_call_t *c, int rank, int *count)
 {
     (void)rank;
-    return type_bytes(c->rcount, c->rtype);
+    *count = c->rcount;
+    return c->rtype;
 }
 
 /* reductions: count and datatype travel as rcount, rtype. */
@@ -79,10 +82,11 @@ static int ip_pmpi_reduce(const ip_call_t *c)
 {
     return PMPI_Reduce(c->sbuf, c->rbuf, c->rcount, c->rtype, c->mop, c->root, c->comm);
 }
-static long long ip_bytes_reduce(const ip_call_t *c, int rank)
+static MPI_Datatype ip_block_reduce(const ip_call_t *c, int rank, int *count)
 {
     (void)rank;
-    return type_bytes(c->rcount, c->rtype);
+    *count = c->rcount;
+    return c->rtype;
 }
 
 static int ip_run_allreduce(papcoll_site_t *s, const ip_call_t *c)
@@ -93,20 +97,21 @@ static int ip_pmpi_allreduce(const ip_call_t *c)
 {
     return PMPI_Allreduce(c->sbuf, c->rbuf, c->rcount, c->rtype, c->mop, c->comm);
 }
-static long long ip_bytes_allreduce(const ip_call_t *c, int rank)
+static MPI_Datatype ip_block_allreduce(const ip_call_t *c, int rank, int *count)
 {
     (void)rank;
-    return type_bytes(c->rcount, c->rtype);
+    *count = c->rcount;
+    return c->rtype;
 }
 
 typedef struct {
     int (*run)(papcoll_site_t *site, const ip_call_t *c);
     int (*pmpi)(const ip_call_t *c);
-    long long (*bytes)(const ip_call_t *c, int rank);
+    MPI_Datatype (*block)(const ip_call_t *c, int rank, int *count); /* this rank's block */
 } adapter_t;
 
 static const adapter_t adapters[PAPCOLL_OP_COUNT] = {
-#define PAPCOLL_OP(NAME, name, dflt, env, ini, kind) {ip_run_##name, ip_pmpi_##name, ip_bytes_##name},
+#define PAPCOLL_OP(NAME, name, dflt, env, ini, kind) {ip_run_##name, ip_pmpi_##name, ip_block_##name},
 #include "papcoll_ops.def"
 #undef PAPCOLL_OP
 };
@@ -142,34 +147,65 @@ static int mpi_error(const ip_call_t *c, const ip_site_t *s, int rc)
     return code;
 }
 
-/* Trace mode: the program's call through PMPI, unchanged, while the
- * agreement on its site travels; then the agreed site records it
- * (papcoll_site_observe: every rank makes that call, as each records its
- * part; it moves no data). */
+/*
+ * Trace mode: the program's call goes through PMPI, unchanged, while the
+ * agreement on its site travels; the call is recorded on the agreed site
+ * (papcoll_site_observe: every rank records its part; no data moves) when
+ * the agreement is complete, at the communicator's next handled call or
+ * when the communicator goes: the same point on every rank, and by then
+ * its few bytes have long arrived, whereas waiting for them at the call's
+ * exit would hold each rank until the slowest rank's collective (a reduce's
+ * root) had made progress.  The record keeps plain values: the program may
+ * free the call's datatype or op in between.
+ */
+void ip_trace_complete(ip_comm_t *pc)
+{
+    ip_pending_t *p = &pc->pending;
+    ip_pass_t why = IP_PASS_PATHS;
+    int idx, rc;
+
+    if (!p->active)
+        return;
+    p->active = 0;
+    idx = ip_agree_wait(pc, &p->c, p->key, p->obs.bytes, &why);
+    if (idx < 0) {
+        ip_count(why, 1);
+        return;
+    }
+    pc->sites[idx].calls++;
+    rc = papcoll_site_observe(pc->sites[idx].site, &p->obs);
+    if (rc != PAPCOLL_OK) {
+        ip_count(IP_CNT_ERRORS, 1);
+        fprintf(stderr, "papcoll_pmpi: rank %d: %s at site %s not recorded: %s\n", ip_g.world_rank,
+                papcoll_op_name(p->c.op), pc->sites[idx].name, papcoll_strerror(rc));
+        return;
+    }
+    ip_count(IP_CNT_OP0 + (int)p->c.op, 1);
+}
+
 static int traced(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long bytes, double arrival)
 {
     const adapter_t *a = &adapters[c->op];
-    ip_pass_t why = IP_PASS_PATHS;
-    double exit;
-    int idx, rc, prc;
+    ip_pending_t *p = &pc->pending;
+    MPI_Datatype type;
+    int rc, len = 0;
 
+    ip_trace_complete(pc);
     ip_agree_post(pc, key);
     rc = a->pmpi(c);
-    exit = papcoll_wtime(pc->ctx);
-    idx = ip_agree_wait(pc, c, key, bytes, &why);
-    if (idx < 0) {
-        ip_inside--;
-        ip_count(why, 1);
-        return rc;
-    }
-    pc->sites[idx].calls++;
-    prc = papcoll_site_observe(pc->sites[idx].site, arrival, exit);
-    if (prc == PAPCOLL_OK)
-        prc = a->run(pc->sites[idx].site, c);
+    p->obs.exit = papcoll_wtime(pc->ctx);
+    p->obs.arrival = arrival;
+    p->obs.root = c->root;
+    p->obs.bytes = bytes;
+    type = a->block(c, pc->rank, &p->obs.count);
+    p->type_name[0] = '\0';
+    if (pc->rank == 0 && type != MPI_DATATYPE_NULL) /* the name the trace shows (rank 0's) */
+        PMPI_Type_get_name(type, p->type_name, &len);
+    p->obs.datatype = p->type_name;
+    p->c = *c;
+    p->key = key;
+    p->active = 1;
     ip_inside--;
-    if (prc != PAPCOLL_OK)
-        return mpi_error(c, &pc->sites[idx], prc);
-    ip_count(IP_CNT_OP0 + (int)c->op, 1);
     return rc;
 }
 
@@ -179,7 +215,9 @@ static int handled(ip_comm_t *pc, const ip_call_t *c)
 {
     const adapter_t *a = &adapters[c->op];
     double arrival = papcoll_wtime(pc->ctx);
-    long long bytes = a->bytes(c, pc->rank);
+    int count = 0;
+    MPI_Datatype type = a->block(c, pc->rank, &count);
+    long long bytes = type_bytes(count, type);
     uint64_t key = mix64((ip_g.cfg.depth > 0 ? ip_site_key(c->caller, ip_g.cfg.depth) : 0) ^
                          mix64(((uint64_t)c->op << 56) ^ ((uint64_t)(uint32_t)c->root << 24) ^ (uint64_t)bytes));
     ip_pass_t why = IP_PASS_PATHS;

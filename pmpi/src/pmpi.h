@@ -130,6 +130,16 @@ typedef struct {
 } ip_diverged_t;
 
 /* What the interposer keeps per handled communicator (comm.c). */
+/* Trace mode: a communicator's last call, until the agreement on its site
+ * is complete (call.c, ip_trace_complete). */
+typedef struct {
+    int active;
+    ip_call_t c;         /* op, root and caller name the site; no buffer or handle is used */
+    uint64_t key;
+    papcoll_observed_t obs;
+    char type_name[MPI_MAX_OBJECT_NAME];
+} ip_pending_t;
+
 typedef struct ip_comm {
     MPI_Comm user;        /* the program's communicator (not owned) */
     MPI_Comm dup;         /* ours: agreement, papcoll context, trace */
@@ -148,6 +158,7 @@ typedef struct ip_comm {
     unsigned long long agree_in[2], agree_out[2]; /* trace mode: the agreement in flight */
     MPI_Request agree_req;
     int agree_rc;
+    ip_pending_t pending;
     ip_diverged_t diverged[IP_MAX_DIVERGED];
     int ndiverged;
     struct ip_comm *next; /* the live list, newest first */
@@ -197,6 +208,7 @@ void ip_comm_diverged(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long
 /* agree.c */
 int ip_agree(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long bytes, ip_pass_t *why);
 void ip_agree_post(ip_comm_t *pc, uint64_t key);
+void ip_trace_complete(ip_comm_t *pc);
 int ip_agree_wait(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long bytes, ip_pass_t *why);
 void ip_agree_drain(ip_comm_t *pc);
 

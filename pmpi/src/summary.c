@@ -148,7 +148,7 @@ static void print_human(FILE *o, const long long *c, const double *ns, int size)
                     "signature (no agreement), %lld trusted (%lld checks, mean wait %.1f us, %lld found a miss; "
                     "%lld rank-calls came from another site than the trusted one and were recorded under it)\n",
             c[IP_CNT_AGREED],
-            ip_g.cfg.mode == IP_MODE_TRACE ? "overlapped with the collective: the wait after it"
+            ip_g.cfg.mode == IP_MODE_TRACE ? "overlapped, completed at the next call: the wait"
                                            : "blocking allreduce",
             c[IP_CNT_AGREED] ? ns[1] / 1e3 / (double)c[IP_CNT_AGREED] : 0.0, c[IP_CNT_SIGNATURE],
             c[IP_CNT_TRUSTED], c[IP_CNT_CHECKS], c[IP_CNT_CHECKS] ? ns[0] / 1e3 / (double)c[IP_CNT_CHECKS] : 0.0,

@@ -22,9 +22,10 @@
  *
  * In trace mode the program's collective runs through PMPI on its own
  * communicator whatever the site, so the agreement need not come first:
- * ip_agree_post starts the same reduction as an MPI_Iallreduce before the
- * collective, and ip_agree_wait completes it after, so it travels while
- * the collective runs (PAPCOLL_AGREE=stable:N concerns replace mode only).
+ * the keys of IP_TRACE_WINDOW calls go into one MPI_Iallreduce
+ * (ip_agree_post), completed when the next window is full (ip_agree_complete,
+ * then ip_agree_result per call; PAPCOLL_AGREE=stable:N concerns replace
+ * mode only).
  *
  * No rank can be left waiting: whether a call is trusted, and when a check
  * is posted or completed, is a function of the shared state and of the
@@ -177,33 +178,41 @@ int ip_agree(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long bytes, i
     return outcome(pc, c, key, bytes, r, m, why);
 }
 
-/* Trace mode, before the program's collective: the agreement on its key
- * starts (nothing to agree with PAPCOLL_SITE_DEPTH=0). */
-void ip_agree_post(ip_comm_t *pc, uint64_t key)
+/* Trace mode: the agreement on the keys of a full window of calls starts,
+ * one MPI_Iallreduce for all of them (nothing to agree with
+ * PAPCOLL_SITE_DEPTH=0). */
+void ip_agree_post(ip_comm_t *pc, ip_window_trace_t *w)
 {
-    pc->agree_in[0] = key;
-    pc->agree_in[1] = ~key;
-    pc->agree_rc = MPI_SUCCESS;
-    pc->agree_req = MPI_REQUEST_NULL;
+    int i;
+
+    for (i = 0; i < w->n; i++) {
+        w->in[2 * i] = w->call[i].key;
+        w->in[2 * i + 1] = ~w->call[i].key;
+    }
+    w->rc = MPI_SUCCESS;
+    w->req = MPI_REQUEST_NULL;
     if (ip_g.cfg.depth > 0)
-        pc->agree_rc = PMPI_Iallreduce(pc->agree_in, pc->agree_out, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX,
-                                       pc->dup, &pc->agree_req);
+        w->rc = PMPI_Iallreduce(w->in, w->out, 2 * w->n, MPI_UNSIGNED_LONG_LONG, MPI_MAX, pc->dup, &w->req);
 }
 
-/* Trace mode, after the program's collective: ip_agree's answer, from the
- * agreement ip_agree_post started. */
-int ip_agree_wait(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long bytes, ip_pass_t *why)
+/* Trace mode: the window's agreement completes. */
+void ip_agree_complete(ip_window_trace_t *w)
 {
-    int r = pc->agree_rc;
-    double t0;
+    double t0 = PMPI_Wtime();
+
+    if (w->rc == MPI_SUCCESS && w->req != MPI_REQUEST_NULL)
+        w->rc = PMPI_Wait(&w->req, MPI_STATUS_IGNORE);
+    ip_time_agree(PMPI_Wtime() - t0, 1);
+}
+
+/* Trace mode: ip_agree's answer for call i of a completed window. */
+int ip_agree_result(ip_comm_t *pc, ip_window_trace_t *w, int i, ip_pass_t *why)
+{
+    const ip_traced_t *t = &w->call[i];
 
     if (ip_g.cfg.depth == 0)
-        return by_signature(pc, c, key, bytes, why);
-    t0 = PMPI_Wtime();
-    if (r == MPI_SUCCESS)
-        r = PMPI_Wait(&pc->agree_req, MPI_STATUS_IGNORE);
-    ip_time_agree(PMPI_Wtime() - t0, 1);
-    return outcome(pc, c, key, bytes, r, pc->agree_out, why);
+        return by_signature(pc, &t->c, t->key, t->obs.bytes, why);
+    return outcome(pc, &t->c, t->key, t->obs.bytes, w->rc, &w->out[2 * i], why);
 }
 
 /* Before the communicator's state goes: the last window and the check in

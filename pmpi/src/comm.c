@@ -313,7 +313,7 @@ static void release(ip_comm_t *pc)
     ip_comm_t **p;
     int i, trc = PAPTRACE_OK;
 
-    ip_trace_complete(pc);
+    ip_trace_flush(pc);
     ip_agree_drain(pc);
     for (i = 0; i < pc->nsites; i++)
         if (pc->sites[i].site != NULL) {

@@ -130,15 +130,22 @@ typedef struct {
 } ip_diverged_t;
 
 /* What the interposer keeps per handled communicator (comm.c). */
-/* Trace mode: a communicator's last call, until the agreement on its site
- * is complete (call.c, ip_trace_complete). */
+/* Trace mode: calls of a communicator wait in windows of IP_TRACE_WINDOW
+ * for the agreement on their sites (call.c, "Trace mode"). */
+#define IP_TRACE_WINDOW 16
 typedef struct {
-    int active;
     ip_call_t c;         /* op, root and caller name the site; no buffer or handle is used */
     uint64_t key;
     papcoll_observed_t obs;
     char type_name[MPI_MAX_OBJECT_NAME];
-} ip_pending_t;
+} ip_traced_t;
+typedef struct {
+    ip_traced_t call[IP_TRACE_WINDOW];
+    int n;
+    unsigned long long in[2 * IP_TRACE_WINDOW], out[2 * IP_TRACE_WINDOW]; /* (key, ~key) per call */
+    MPI_Request req;
+    int rc;
+} ip_window_trace_t;
 
 typedef struct ip_comm {
     MPI_Comm user;        /* the program's communicator (not owned) */
@@ -155,10 +162,8 @@ typedef struct ip_comm {
     ip_window_t sent;     /* the window whose check is in flight */
     MPI_Request check;    /* MPI_REQUEST_NULL: none in flight */
     int check_in, check_out;
-    unsigned long long agree_in[2], agree_out[2]; /* trace mode: the agreement in flight */
-    MPI_Request agree_req;
-    int agree_rc;
-    ip_pending_t pending;
+    ip_window_trace_t tw[2]; /* trace mode: the window being filled (tw[fill]) and the one in flight */
+    int fill;
     ip_diverged_t diverged[IP_MAX_DIVERGED];
     int ndiverged;
     struct ip_comm *next; /* the live list, newest first */
@@ -207,9 +212,10 @@ void ip_comm_diverged(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long
 
 /* agree.c */
 int ip_agree(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long bytes, ip_pass_t *why);
-void ip_agree_post(ip_comm_t *pc, uint64_t key);
-void ip_trace_complete(ip_comm_t *pc);
-int ip_agree_wait(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long bytes, ip_pass_t *why);
+void ip_agree_post(ip_comm_t *pc, ip_window_trace_t *w);
+void ip_agree_complete(ip_window_trace_t *w);
+int ip_agree_result(ip_comm_t *pc, ip_window_trace_t *w, int i, ip_pass_t *why);
+void ip_trace_flush(ip_comm_t *pc);
 void ip_agree_drain(ip_comm_t *pc);
 
 /* summary.c */

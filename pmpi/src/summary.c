@@ -132,6 +132,7 @@ static void print_counts(FILE *o, const long long *c)
 static void print_human(FILE *o, const long long *c, const double *ns, int size)
 {
     long long handled = 0;
+    char how[64];
     int i;
 
     for (i = 0; i < PAPCOLL_OP_COUNT; i++)
@@ -144,13 +145,14 @@ static void print_human(FILE *o, const long long *c, const double *ns, int size)
         fprintf(o, "%s%s %lld", i ? ", " : "", papcoll_op_name((papcoll_op_t)i), c[IP_CNT_OP0 + i]);
     fprintf(o, ")\n");
     print_reasons(o, c);
+    if (ip_g.cfg.mode == IP_MODE_TRACE)
+        snprintf(how, sizeof how, "in windows of %d calls, overlapped: the wait", IP_TRACE_WINDOW);
+    else
+        snprintf(how, sizeof how, "blocking allreduce");
     fprintf(o, "papcoll_pmpi:   call sites: %lld rank-calls agreed (%s, mean %.1f us), %lld by "
                     "signature (no agreement), %lld trusted (%lld checks, mean wait %.1f us, %lld found a miss; "
                     "%lld rank-calls came from another site than the trusted one and were recorded under it)\n",
-            c[IP_CNT_AGREED],
-            ip_g.cfg.mode == IP_MODE_TRACE ? "overlapped, completed at the next call: the wait"
-                                           : "blocking allreduce",
-            c[IP_CNT_AGREED] ? ns[1] / 1e3 / (double)c[IP_CNT_AGREED] : 0.0, c[IP_CNT_SIGNATURE],
+            c[IP_CNT_AGREED], how, c[IP_CNT_AGREED] ? ns[1] / 1e3 / (double)c[IP_CNT_AGREED] : 0.0, c[IP_CNT_SIGNATURE],
             c[IP_CNT_TRUSTED], c[IP_CNT_CHECKS], c[IP_CNT_CHECKS] ? ns[0] / 1e3 / (double)c[IP_CNT_CHECKS] : 0.0,
             c[IP_CNT_CHECK_FAILED], c[IP_CNT_MISPREDICTED]);
     fprintf(o, "papcoll_pmpi:   %lld MPI calls of the interposer itself went straight to PMPI; %lld papcoll "

@@ -152,7 +152,8 @@ static void print_human(FILE *o, const long long *c, const double *ns, int size)
     fprintf(o, "papcoll_pmpi:   call sites: %lld rank-calls agreed (%s, mean %.1f us), %lld by "
                     "signature (no agreement), %lld trusted (%lld checks, mean wait %.1f us, %lld found a miss; "
                     "%lld rank-calls came from another site than the trusted one and were recorded under it)\n",
-            c[IP_CNT_AGREED], how, c[IP_CNT_AGREED] ? ns[1] / 1e3 / (double)c[IP_CNT_AGREED] : 0.0, c[IP_CNT_SIGNATURE],
+            c[IP_CNT_AGREED], how, c[IP_CNT_AGREED] ? ns[1] / 1e3 / (double)c[IP_CNT_AGREED] : 0.0,
+            c[IP_CNT_SIGNATURE],
             c[IP_CNT_TRUSTED], c[IP_CNT_CHECKS], c[IP_CNT_CHECKS] ? ns[0] / 1e3 / (double)c[IP_CNT_CHECKS] : 0.0,
             c[IP_CNT_CHECK_FAILED], c[IP_CNT_MISPREDICTED]);
     fprintf(o, "papcoll_pmpi:   %lld MPI calls of the interposer itself went straight to PMPI; %lld papcoll "

@@ -3,7 +3,8 @@
  * reaches rank 0's sink exactly once, in order, with every rank's part and
  * consistent timestamps, with and without monitor threads, when ranks skip
  * their edges, when the root changes, when the sink is removed in the middle
- * of a run and when the sink fails.  Run by tests/records.sh at several P.
+ * of a run and when the sink fails (both also without monitor threads,
+ * where the application thread ships the batches).  Run by tests/records.sh at several P.
  *
  * usage: mpirun -np P mpi_records [--iters N]
  */
@@ -187,6 +188,8 @@ int main(int argc, char **argv)
     run_context("no-monitor", 1, iters, -1, -1);
     run_context("removed", 0, iters, iters / 2, -1);
     run_context("failing-sink", 0, iters, -1, 5);
+    run_context("no-monitor-removed", 1, iters, iters / 2, -1);
+    run_context("no-monitor-failing-sink", 1, iters, -1, 5);
     MPI_Allreduce(&g_failed, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (g_rank == 0)
         printf("mpi_records: P=%d: %s\n", g_size, total ? "FAILED" : "passed");

@@ -55,22 +55,24 @@ static void block_of(const papcoll__args_t *a, int *count, MPI_Datatype *type)
     *type = recv_side ? a->u_rtype : a->u_stype;
 }
 
-static void name_type(papcoll_site_t *site, MPI_Datatype type)
-{
-    char *name = site->recv.type_name;
-    int len = 0;
-
-    if (name[0] != '\0')
-        return;
-    if (type == MPI_DATATYPE_NULL || PMPI_Type_get_name(type, name, &len) != MPI_SUCCESS || len == 0)
-        snprintf(name, sizeof site->recv.type_name, "(unnamed)");
-}
-
 void papcoll__record_name_type(papcoll_site_t *site, const char *name)
 {
-    if (site->ctx->tracing && site->ctx->rank == 0 && site->recv.type_name[0] == '\0' && name != NULL &&
-        name[0] != '\0')
-        snprintf(site->recv.type_name, sizeof site->recv.type_name, "%s", name);
+    if (!site->ctx->tracing || site->ctx->rank != 0 || site->recv.type_name[0] != '\0')
+        return;
+    snprintf(site->recv.type_name, sizeof site->recv.type_name, "%s",
+             name != NULL && name[0] != '\0' ? name : "(unnamed)");
+}
+
+static void name_type(papcoll_site_t *site, MPI_Datatype type)
+{
+    char name[MPI_MAX_OBJECT_NAME] = "";
+    int len = 0;
+
+    if (site->recv.type_name[0] != '\0')
+        return; /* the first traced call's */
+    if (type != MPI_DATATYPE_NULL && PMPI_Type_get_name(type, name, &len) != MPI_SUCCESS)
+        name[0] = '\0';
+    papcoll__record_name_type(site, name);
 }
 
 int papcoll__record_call(papcoll_site_t *site, const papcoll__args_t *a, int algo, const char *reason,

@@ -47,8 +47,9 @@ int papcoll__record_call(papcoll_site_t *site, const papcoll__args_t *a, int alg
                          const char *reason, const char *detail, double arrival, double exit);
 /* Collective over site->mcomm: brings a batch of every rank to rank 0's sink. */
 int papcoll__record_ship(papcoll_site_t *site, const papcoll__batch_t *b);
-/* The datatype name of the site's records, given by name (papcoll_site_observe:
- * the handle may be gone); rank 0 while tracing, once. */
+/* The datatype name of the site's records, once, on rank 0 while tracing
+ * ("(unnamed)" for NULL or ""); papcoll_site_observe gives it by name, since
+ * the handle may be gone. */
 void papcoll__record_name_type(papcoll_site_t *site, const char *name);
 /* Every rank's clock estimate to rank 0's clock callback (collective over
  * comm; buf: rank 0's 6 P doubles). */

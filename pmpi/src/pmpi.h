@@ -129,7 +129,6 @@ typedef struct {
     char name[64];
 } ip_diverged_t;
 
-/* What the interposer keeps per handled communicator (comm.c). */
 /* Trace mode: calls of a communicator wait in windows of IP_TRACE_WINDOW
  * for the agreement on their sites (call.c, "Trace mode"). */
 #define IP_TRACE_WINDOW 16
@@ -147,6 +146,7 @@ typedef struct {
     int rc;
 } ip_window_trace_t;
 
+/* What the interposer keeps per handled communicator (comm.c). */
 typedef struct ip_comm {
     MPI_Comm user;        /* the program's communicator (not owned) */
     MPI_Comm dup;         /* ours: agreement, papcoll context, trace */
@@ -198,6 +198,7 @@ int ip_finalize(void);
 
 /* call.c */
 int ip_collective(const ip_call_t *c);
+void ip_trace_flush(ip_comm_t *pc);
 
 /* site_id.c */
 uint64_t ip_site_key(void *caller, int depth);
@@ -215,7 +216,6 @@ int ip_agree(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long bytes, i
 void ip_agree_post(ip_comm_t *pc, ip_window_trace_t *w);
 void ip_agree_complete(ip_window_trace_t *w);
 int ip_agree_result(ip_comm_t *pc, ip_window_trace_t *w, int i, ip_pass_t *why);
-void ip_trace_flush(ip_comm_t *pc);
 void ip_agree_drain(ip_comm_t *pc);
 
 /* summary.c */

@@ -19,11 +19,17 @@
  *                  received by the root, and the root's value must be the
  *                  rank-order product of random 2x2 matrices (NEIGHBOUR) or
  *                  the sum of every rank's contribution once (ANY).
+ *   segments       papcoll__model_segments (Clairvoyant's N): the linear
+ *                  model's optimum where it gives segments under the cap,
+ *                  raised to ceil(count / max) where it does not (2 MiB on
+ *                  the emulated cluster's model: 26 -> 33 segments of at most
+ *                  65472 bytes), never above count, 1 without pipeline depth.
  * Exit status 1 when anything failed.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "model.h"
 #include "reduce/engine.h"
 #include "unit.h"
 
@@ -232,10 +238,43 @@ static void test_pairing(void)
     free(c);
 }
 
+/* ------------------------------------------------------------ segments */
+
+static const papcoll__model_t seg_model = {.v = {50e-6, 8.33e-9, 0.025e-9}}; /* the emulated cluster's */
+
+static void seg_is(int P, int bytes, int max, int want)
+{
+    int N = papcoll__model_segments(&seg_model, P, (size_t)bytes, bytes, max);
+
+    check(N == want, "segments(P=%d, %d bytes, max %d) = %d, expected %d", P, bytes, max, N, want);
+}
+
+static void test_segments(void)
+{
+    const papcoll__model_t m = seg_model;
+    int P, N, cnt, max;
+
+    seg_is(8, 131072, 0, 7);       /* sqrt(2 * 2^17 (beta + gamma) / alpha) */
+    seg_is(8, 131072, 65472, 7);   /* 18.7 KB segments: under the cap */
+    seg_is(8, 2097152, 0, 26);     /* 80.7 KB segments ... */
+    seg_is(8, 2097152, 65472, 33); /* ... raised to 63.6 KB */
+    seg_is(8, 4194304, 65472, 65); /* the model's 37 */
+    seg_is(2, 4194304, 65472, 1);  /* no pipeline depth */
+    check(papcoll__model_segments(&m, 8, 2097152, 20, 65472) == 20, "segments: not at most count 20");
+    for (P = 3; P <= 64; P += 7)
+        for (cnt = 1; cnt <= 1 << 22; cnt = cnt * 3 + 1)
+            for (max = 1; max <= 1 << 20; max *= 5) {
+                N = papcoll__model_segments(&m, P, (size_t)cnt * 4, cnt, max);
+                check(N >= 1 && N <= cnt && (cnt - 1) / N + 1 <= max, "segments(P=%d, count %d, max %d) = %d",
+                      P, cnt, max, N);
+            }
+}
+
 int main(void)
 {
     unit_name = "test_reduce";
     test_radix();
     test_pairing();
+    test_segments();
     return unit_summary();
 }

@@ -169,7 +169,8 @@ typedef struct {
  *       site, the call fails with PAPCOLL_ERR_RESTRICT on every rank, or the
  *       fallback runs without a word
  *   PAPCOLL_SEGMENT_BYTES / segment_bytes     segment size of SEGMENTED
- *       (pipelined) algorithms, default 65536; the same on every rank
+ *       (pipelined) algorithms and Clairvoyant's largest segment, default
+ *       65472 (under Open MPI's 64 KiB eager limit); the same on every rank
  *   PAPCOLL_CHECK / check                     1: every call first verifies that
  *       all ranks chose the same algorithm and plan (one extra allreduce per
  *       call; PAPCOLL_ERR_AGREE otherwise).  For debugging and tests.

@@ -140,10 +140,14 @@ static int read_resync(papcoll_ctx_t *ctx, const papcoll_options_t *o, const cha
     return PAPCOLL_OK;
 }
 
-/* PAPCOLL_SEGMENT_BYTES: environment > config file > 64 KiB. */
+/*
+ * PAPCOLL_SEGMENT_BYTES: environment > config file > 64 KiB - 64 B, the
+ * largest round size below Open MPI's eager limit of 64 KiB headers included
+ * (btl_tcp_eager_limit): a 64 KiB segment waits for a rendezvous round trip.
+ */
 static int read_segment(papcoll_ctx_t *ctx, const papcoll_options_t *o, const char *cfg)
 {
-    const char *text = first_of(getenv("PAPCOLL_SEGMENT_BYTES"), cfg, "65536", NULL);
+    const char *text = first_of(getenv("PAPCOLL_SEGMENT_BYTES"), cfg, "65472", NULL);
     char *end;
     long v = strtol(text, &end, 10);
 

@@ -146,9 +146,9 @@ double papcoll__model_round(const papcoll__model_t *m, double seg_bytes)
     return m->v[PAPCOLL__M_ALPHA] + seg_bytes * (m->v[PAPCOLL__M_BETA] + m->v[PAPCOLL__M_GAMMA]);
 }
 
-int papcoll__model_segments(const papcoll__model_t *m, int P, size_t bytes, int count)
+int papcoll__model_segments(const papcoll__model_t *m, int P, size_t bytes, int count, int max_elems)
 {
-    int n = 0;
+    int n = 0, least;
     double bg = m->v[PAPCOLL__M_BETA] + m->v[PAPCOLL__M_GAMMA], N;
 
     while ((1LL << n) < P)
@@ -159,6 +159,8 @@ int papcoll__model_segments(const papcoll__model_t *m, int P, size_t bytes, int 
         N = MAX_SEGMENTS; /* free messages: no finite optimum */
     else
         N = floor(sqrt((n - 1) * (double)bytes * bg / m->v[PAPCOLL__M_ALPHA]) + 0.5);
-    N = N > MAX_SEGMENTS ? MAX_SEGMENTS : N;
-    return N < 1 ? 1 : N > count ? count : (int)N;
+    N = N > MAX_SEGMENTS ? MAX_SEGMENTS : N < 1 ? 1 : N;
+    least = max_elems > 0 ? (count - 1) / max_elems + 1 : 1; /* then ceil(count / N) <= max_elems */
+    N = N < least ? least : N;
+    return N > count ? count : (int)N;
 }

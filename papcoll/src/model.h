@@ -56,8 +56,11 @@ double papcoll__model_round(const papcoll__model_t *m, double seg_bytes);
  * (count elements) over P ranks: N_opt = sqrt((n - 1) m (beta + gamma) /
  * alpha), n = ceil(log2 P) (Marendic Sect. 5.2, Eq. 1 differentiated),
  * rounded to the nearest integer and kept in [1, min(count, 4096)] (alpha
- * = 0: 4096, the model having no finite optimum).
+ * = 0: 4096, the model having no finite optimum).  Then raised, if need
+ * be, so that no segment exceeds max_elems elements (0: no limit): the
+ * linear model has no step where the transport switches from eager sends
+ * to a rendezvous (docs/reduce.md, "Segments").
  */
-int papcoll__model_segments(const papcoll__model_t *m, int P, size_t bytes, int count);
+int papcoll__model_segments(const papcoll__model_t *m, int P, size_t bytes, int count, int max_elems);
 
 #endif

@@ -11,7 +11,10 @@
  *
  * Plan (built in the monitor right after the PAT exchange, plan data of
  * this file): N from the linear model (papcoll__model_segments, Marendic
- * Sect. 5.2; option clairvoyant_segments overrides), d from the model, the
+ * Sect. 5.2), raised so that no segment exceeds segment_bytes (by less than
+ * an element when the element size does not divide it; docs/reduce.md,
+ * "Segments": above the transport's eager limit every segment costs a
+ * rendezvous); option clairvoyant_segments overrides; d from the model, the
  * arrivals shifted to start at 0 (an unknown or non-finite prediction counts
  * as the latest known one; spreads beyond 2^28 rounds are clipped), then the
  * fast generator and each rank's transfer list.  A new schedule is generated
@@ -182,7 +185,8 @@ int papcoll__plan_red_clairvoyant(papcoll__plan_t *plan, const papcoll__plan_in_
     }
     N = in->ctx->cv_segments > 0
             ? in->ctx->cv_segments
-            : papcoll__model_segments(m, P, in->bytes, in->bytes > INT_MAX ? INT_MAX : (int)in->bytes);
+            : papcoll__model_segments(m, P, in->bytes, in->bytes > INT_MAX ? INT_MAX : (int)in->bytes,
+                                      (int)in->ctx->segment_bytes); /* in bytes, not elements */
     N = (long long)N * P > CV_MAX_PN ? CV_MAX_PN / P : N;
     d = papcoll__model_round(m, (double)in->bytes / N);
     d = d > 1e-9 ? d : 1e-9; /* a model of zeros (P = 1) */

@@ -25,7 +25,7 @@
 /* Message tags on a site's data communicator. */
 enum {
     PAPCOLL__TAG_DATA = 1,  /* foreground block transfers */
-    PAPCOLL__TAG_SYNC = 2,  /* linear synchronized: root's "send now" */
+    PAPCOLL__TAG_SYNC = 2,  /* a receiver's "send now" (linear synchronized, sorted_ring) */
     PAPCOLL__TAG_SEGA = 3,  /* linear synchronized: first segment */
     PAPCOLL__TAG_SEGB = 4,  /* linear synchronized: second segment */
     PAPCOLL__TAG_ARRIVE = 5, /* bcast arrival: a non-root's announcement (empty) */

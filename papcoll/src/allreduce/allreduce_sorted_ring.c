@@ -28,16 +28,33 @@
  * (ring: 2(P-1)(alpha + n beta/P) after it).
  * The result is computed once, by the last position, and copied: every rank
  * gets the same bytes; the association follows the plan's order:
- * COMMUTATIVE_ONLY, reproducible for a given plan (AGREE).  Memory: one
- * segment.
+ * COMMUTATIVE_ONLY, reproducible for a given plan (AGREE).
+ *
+ * No position's reduce stream waits for anything downstream: a position
+ * receives and combines every segment as it comes, and starts its sends
+ * with at most WIN in flight, the rest as those complete; position 0 posts
+ * all the result's receives before it sends.  Nobody sends to a rank that
+ * has not entered the call: each rank tells its predecessor "send now" (an
+ * empty message) on entry, and the predecessor's first segment waits for it
+ * (without it, eager segments piled up in the TCP buffers of a rank still
+ * computing).  And the last segment of each phase goes as a synchronous
+ * send, which completes once the receiver has matched it.  Without that,
+ * with rank 5 of 8 late by 50 ms (1 MiB), 11 of 20 calls took 180-470 ms
+ * instead of about 80, in steps of about one papbench iteration (100 ms):
+ * some transfer waited for some rank's next MPI call.  Synchronous sends at
+ * the end of each rank's final phase only did not remove the stalls; at the
+ * end of every phase they did (20 of 20 calls in 75-112 ms), for about 5 ms
+ * more in a balanced call (45.8, 46.8 against 39.0, 41.9 ms).  Which
+ * transfer waited is not known yet (docs/bcast-allreduce.md, "sorted_ring").
+ * Memory: one segment; position 0 a request per segment.
  */
 #include <stdlib.h>
 
 #include "allreduce/engine.h"
 #include "bcast/engine.h"
 
-/* Outstanding sends per rank: enough to keep a port busy while the next
- * segment is combined, few enough to bound the requests for any s. */
+/* Sends in flight per rank: enough to keep a port busy while the next
+ * segment is combined, few enough not to flood a rank that still computes. */
 #define WIN 4
 
 typedef struct {
@@ -45,7 +62,8 @@ typedef struct {
     size_t segel, nseg; /* elements per segment, segments */
     int prev, next;     /* ranks of positions q - 1 and q + 1 (mod P) */
     MPI_Request win[WIN];
-    size_t nsent;
+    MPI_Request go; /* next's "send now", until it came */
+    size_t sent;    /* segments of the current phase whose send has started */
 } ring_t;
 
 static size_t seg_n(const ring_t *g, size_t i)
@@ -55,54 +73,78 @@ static size_t seg_n(const ring_t *g, size_t i)
     return n - lo < g->segel ? n - lo : g->segel;
 }
 
-static int seg_send(ring_t *g, const char *buf, size_t i)
+static char *seg_at(const ring_t *g, const char *buf, size_t i)
 {
-    MPI_Request *slot = &g->win[g->nsent++ % WIN];
-    int rc = PAPCOLL__ERR(PMPI_Wait(slot, MPI_STATUS_IGNORE));
-
-    if (rc != PAPCOLL_OK)
-        return rc;
-    return papcoll__isend_bytes(buf + i * g->segel * g->a->sig.esize, seg_n(g, i) * g->a->sig.esize, g->next,
-                                PAPCOLL__TAG_DATA, g->a->comm, slot);
+    return (char *)buf + i * g->segel * g->a->sig.esize;
 }
 
-static int drain(ring_t *g)
+/* Starts the sends of the ready segments sent .. ready-1 of buf while a
+ * slot is free; block: waits for slots until all of them have started. */
+static int pump(ring_t *g, const char *buf, size_t ready, int block)
 {
-    return PAPCOLL__ERR(PMPI_Waitall(WIN, g->win, MPI_STATUSES_IGNORE));
+    int k, flag = 1, rc = PAPCOLL_OK;
+
+    if (g->sent < ready && g->go != MPI_REQUEST_NULL)
+        rc = block ? PAPCOLL__ERR(PMPI_Wait(&g->go, MPI_STATUS_IGNORE))
+                   : PAPCOLL__ERR(PMPI_Test(&g->go, &flag, MPI_STATUS_IGNORE));
+    if (!flag)
+        return rc; /* next is not in the call yet */
+    while (g->sent < ready && rc == PAPCOLL_OK) {
+        for (k = 0; k < WIN && g->win[k] != MPI_REQUEST_NULL; k++)
+            ;
+        if (k == WIN) {
+            rc = block ? PAPCOLL__ERR(PMPI_Waitany(WIN, g->win, &k, MPI_STATUS_IGNORE))
+                       : PAPCOLL__ERR(PMPI_Testany(WIN, g->win, &k, &flag, MPI_STATUS_IGNORE));
+            if (rc != PAPCOLL_OK || k == MPI_UNDEFINED)
+                break; /* (not blocking) none has completed */
+        }
+        if (g->sent + 1 < g->nseg)
+            rc = papcoll__isend_bytes(seg_at(g, buf, g->sent), seg_n(g, g->sent) * g->a->sig.esize, g->next,
+                                      PAPCOLL__TAG_DATA, g->a->comm, &g->win[k]);
+        else /* the phase's last: complete once matched, so the stream is on the wire */
+            rc = PAPCOLL__ERR(PMPI_Issend(seg_at(g, buf, g->sent), (int)(seg_n(g, g->sent) * g->a->sig.esize),
+                                          MPI_BYTE, g->next, PAPCOLL__TAG_DATA, g->a->comm, &g->win[k]));
+        g->sent++;
+    }
+    return rc;
 }
 
-/* Position 0: sends x_0, collects the result from P-1 (receives posted up
- * to WIN segments ahead, so the last position never waits for it). */
+/* Starts what is left of the phase's sends and completes them all: their
+ * segments are free again. */
+static int drain(ring_t *g, const char *buf)
+{
+    int rc = pump(g, buf, g->nseg, 1);
+
+    g->sent = 0;
+    return rc ? rc : PAPCOLL__ERR(PMPI_Waitall(WIN, g->win, MPI_STATUSES_IGNORE));
+}
+
+/* Position 0: posts the result's receives, sends x_0, then passes the
+ * result on (forward) as it arrives from P-1. */
 static int first(ring_t *g, int forward)
 {
     const papcoll__args_t *a = g->a;
-    MPI_Request rq[WIN];
-    size_t i, e = a->sig.esize;
-    int k, rc = PAPCOLL_OK;
+    MPI_Request *rq = malloc(g->nseg * sizeof(*rq));
+    size_t i, posted = 0;
+    int rc = rq ? PAPCOLL_OK : PAPCOLL_ERR_NOMEM;
 
-    for (k = 0; k < WIN; k++)
-        rq[k] = MPI_REQUEST_NULL;
+    for (; posted < g->nseg && rc == PAPCOLL_OK; posted++)
+        rc = papcoll__irecv_bytes(seg_at(g, a->rbuf, posted), seg_n(g, posted) * a->sig.esize, g->prev,
+                                  PAPCOLL__TAG_DATA, a->comm, &rq[posted]);
+    rc = rc ? rc : drain(g, a->sbuf);
     for (i = 0; i < g->nseg && rc == PAPCOLL_OK; i++) {
-        if ((rc = PAPCOLL__ERR(PMPI_Wait(&rq[i % WIN], MPI_STATUS_IGNORE))) != PAPCOLL_OK)
-            break;
-        rc = papcoll__irecv_bytes(a->rbuf + i * g->segel * e, seg_n(g, i) * e, g->prev, PAPCOLL__TAG_DATA,
-                                  a->comm, &rq[i % WIN]);
-        if (rc == PAPCOLL_OK)
-            rc = seg_send(g, a->sbuf, i);
-    }
-    rc = rc ? rc : drain(g);
-    for (i = 0; i < g->nseg && rc == PAPCOLL_OK; i++) {
-        rc = PAPCOLL__ERR(PMPI_Wait(&rq[i % WIN], MPI_STATUS_IGNORE));
+        rc = PAPCOLL__ERR(PMPI_Wait(&rq[i], MPI_STATUS_IGNORE));
         if (rc == PAPCOLL_OK && forward)
-            rc = seg_send(g, a->rbuf, i);
+            rc = pump(g, a->rbuf, i + 1, 0);
     }
-    if (rc != PAPCOLL_OK)
-        for (k = 0; k < WIN; k++)
-            if (rq[k] != MPI_REQUEST_NULL) {
-                PMPI_Cancel(&rq[k]);
-                PMPI_Wait(&rq[k], MPI_STATUS_IGNORE);
+    if (rc != PAPCOLL_OK) /* no receive stays posted */
+        for (i = 0; i < posted; i++)
+            if (rq[i] != MPI_REQUEST_NULL) {
+                PMPI_Cancel(&rq[i]);
+                PMPI_Wait(&rq[i], MPI_STATUS_IGNORE);
             }
-    return rc ? rc : drain(g);
+    free(rq);
+    return rc ? rc : forward ? drain(g, a->rbuf) : PAPCOLL_OK;
 }
 
 /* Positions 1 .. P-1: combine each received segment with x_q and pass it on
@@ -118,26 +160,26 @@ static int later(ring_t *g, int last, int forward)
     for (i = 0; i < g->nseg && rc == PAPCOLL_OK; i++) {
         rc = papcoll__recv_bytes(tmp, seg_n(g, i) * e, g->prev, PAPCOLL__TAG_DATA, a->comm);
         if (rc == PAPCOLL_OK) /* R_q-1 (op) x_q */
-            rc = papcoll__reduce_local(a, tmp, a->rbuf + i * g->segel * e, (int)seg_n(g, i));
+            rc = papcoll__reduce_local(a, tmp, seg_at(g, a->rbuf, i), (int)seg_n(g, i));
         if (rc == PAPCOLL_OK)
-            rc = seg_send(g, a->rbuf, i);
+            rc = pump(g, a->rbuf, i + 1, 0);
     }
     free(tmp);
-    rc = rc ? rc : drain(g); /* the partial segments are free again */
+    rc = rc ? rc : drain(g, a->rbuf);
     for (i = 0; i < g->nseg && rc == PAPCOLL_OK && !last; i++) {
-        rc = papcoll__recv_bytes(a->rbuf + i * g->segel * e, seg_n(g, i) * e, g->prev, PAPCOLL__TAG_DATA,
-                                 a->comm);
+        rc = papcoll__recv_bytes(seg_at(g, a->rbuf, i), seg_n(g, i) * e, g->prev, PAPCOLL__TAG_DATA, a->comm);
         if (rc == PAPCOLL_OK && forward)
-            rc = seg_send(g, a->rbuf, i);
+            rc = pump(g, a->rbuf, i + 1, 0);
     }
-    return rc ? rc : drain(g);
+    return rc ? rc : forward ? drain(g, a->rbuf) : PAPCOLL_OK;
 }
 
 int papcoll_allreduce_sorted_ring(const papcoll__args_t *a)
 {
     const int *order = a->plan->order;
-    int P = a->size, q, k;
-    ring_t g = {a, 0, 0, 0, 0, {0}, 0};
+    int P = a->size, q, k, rc;
+    ring_t g = {.a = a};
+    MPI_Request here;
 
     papcoll__copy(a->rbuf, a->sbuf, a->bytes);
     if (P == 1 || a->bytes == 0)
@@ -150,7 +192,18 @@ int papcoll_allreduce_sorted_ring(const papcoll__args_t *a)
     g.next = order[(q + 1) % P];
     for (k = 0; k < WIN; k++)
         g.win[k] = MPI_REQUEST_NULL;
-    if (q == 0)
-        return first(&g, P > 2);
-    return later(&g, q == P - 1, q < P - 2);
+    if ((rc = PAPCOLL__ERR(PMPI_Irecv(NULL, 0, MPI_BYTE, g.next, PAPCOLL__TAG_SYNC, a->comm, &g.go))) !=
+        PAPCOLL_OK)
+        return rc;
+    if ((rc = PAPCOLL__ERR(PMPI_Isend(NULL, 0, MPI_BYTE, g.prev, PAPCOLL__TAG_SYNC, a->comm, &here))) !=
+        PAPCOLL_OK)
+        here = MPI_REQUEST_NULL;
+    else
+        rc = q == 0 ? first(&g, P > 2) : later(&g, q == P - 1, q < P - 2);
+    if (g.go != MPI_REQUEST_NULL) { /* only after an error */
+        PMPI_Cancel(&g.go);
+        PMPI_Wait(&g.go, MPI_STATUS_IGNORE);
+    }
+    PMPI_Wait(&here, MPI_STATUS_IGNORE);
+    return rc;
 }

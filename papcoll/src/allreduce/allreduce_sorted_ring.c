@@ -37,15 +37,18 @@
  * has not entered the call: each rank tells its predecessor "send now" (an
  * empty message) on entry, and the predecessor's first segment waits for it
  * (without it, eager segments piled up in the TCP buffers of a rank still
- * computing).  And the last segment of each phase goes as a synchronous
- * send, which completes once the receiver has matched it.  Without that,
- * with rank 5 of 8 late by 50 ms (1 MiB), 11 of 20 calls took 180-470 ms
- * instead of about 80, in steps of about one papbench iteration (100 ms):
- * some transfer waited for some rank's next MPI call.  Synchronous sends at
- * the end of each rank's final phase only did not remove the stalls; at the
- * end of every phase they did (20 of 20 calls in 75-112 ms), for about 5 ms
- * more in a balanced call (45.8, 46.8 against 39.0, 41.9 ms).  Which
- * transfer waited is not known yet (docs/bcast-allreduce.md, "sorted_ring").
+ * computing).  And each stream of segments ends with an empty synchronous
+ * send (PAPCOLL__TAG_FLUSH), which completes once the receiver has taken
+ * the whole stream; the sender waits for it before its next phase or its
+ * return.  Without that, with rank 5 of 8 late by 50 ms (1 MiB), 11 of 20
+ * calls took 180-470 ms instead of about 80, in steps of about one
+ * papbench iteration (100 ms): some transfer waited for some rank's next
+ * MPI call.  Ending only each rank's final stream so did not remove the
+ * stalls; ending every stream did.  Which transfer waited is not known yet
+ * (docs/bcast-allreduce.md, "sorted_ring").  (Sending each stream's last
+ * segment synchronously instead cost about 5 ms more in a balanced call:
+ * above 64 KiB with its header, a synchronous segment waits for a
+ * rendezvous, at every hop.)
  * Memory: one segment; position 0 a request per segment.
  */
 #include <stdlib.h>
@@ -62,8 +65,9 @@ typedef struct {
     size_t segel, nseg; /* elements per segment, segments */
     int prev, next;     /* ranks of positions q - 1 and q + 1 (mod P) */
     MPI_Request win[WIN];
-    MPI_Request go; /* next's "send now", until it came */
-    size_t sent;    /* segments of the current phase whose send has started */
+    MPI_Request go;                 /* next's "send now", until it came */
+    MPI_Request end_in[2], end_out; /* the streams' ends received (a phase each), sent */
+    size_t sent;                    /* segments of the current phase whose send has started */
 } ring_t;
 
 static size_t seg_n(const ring_t *g, size_t i)
@@ -98,25 +102,33 @@ static int pump(ring_t *g, const char *buf, size_t ready, int block)
             if (rc != PAPCOLL_OK || k == MPI_UNDEFINED)
                 break; /* (not blocking) none has completed */
         }
-        if (g->sent + 1 < g->nseg)
-            rc = papcoll__isend_bytes(seg_at(g, buf, g->sent), seg_n(g, g->sent) * g->a->sig.esize, g->next,
-                                      PAPCOLL__TAG_DATA, g->a->comm, &g->win[k]);
-        else /* the phase's last: complete once matched, so the stream is on the wire */
-            rc = PAPCOLL__ERR(PMPI_Issend(seg_at(g, buf, g->sent), (int)(seg_n(g, g->sent) * g->a->sig.esize),
-                                          MPI_BYTE, g->next, PAPCOLL__TAG_DATA, g->a->comm, &g->win[k]));
+        rc = papcoll__isend_bytes(seg_at(g, buf, g->sent), seg_n(g, g->sent) * g->a->sig.esize, g->next,
+                                  PAPCOLL__TAG_DATA, g->a->comm, &g->win[k]);
         g->sent++;
     }
     return rc;
 }
 
-/* Starts what is left of the phase's sends and completes them all: their
- * segments are free again. */
+/* Starts what is left of the phase's sends and completes them all (their
+ * segments are free again), then ends the stream with an empty synchronous
+ * send, complete once next has received the whole stream. */
 static int drain(ring_t *g, const char *buf)
 {
     int rc = pump(g, buf, g->nseg, 1);
 
     g->sent = 0;
-    return rc ? rc : PAPCOLL__ERR(PMPI_Waitall(WIN, g->win, MPI_STATUSES_IGNORE));
+    rc = rc ? rc : PAPCOLL__ERR(PMPI_Waitall(WIN, g->win, MPI_STATUSES_IGNORE));
+    rc = rc ? rc
+            : PAPCOLL__ERR(
+                  PMPI_Issend(NULL, 0, MPI_BYTE, g->next, PAPCOLL__TAG_FLUSH, g->a->comm, &g->end_out));
+    return rc ? rc : PAPCOLL__ERR(PMPI_Wait(&g->end_out, MPI_STATUS_IGNORE));
+}
+
+/* After the last segment of phase k's incoming stream: its end. */
+static int ended(ring_t *g, int k)
+{
+    return PAPCOLL__ERR(
+        PMPI_Irecv(NULL, 0, MPI_BYTE, g->prev, PAPCOLL__TAG_FLUSH, g->a->comm, &g->end_in[k]));
 }
 
 /* Position 0: posts the result's receives, sends x_0, then passes the
@@ -137,6 +149,7 @@ static int first(ring_t *g, int forward)
         if (rc == PAPCOLL_OK && forward)
             rc = pump(g, a->rbuf, i + 1, 0);
     }
+    rc = rc ? rc : ended(g, 1);
     if (rc != PAPCOLL_OK) /* no receive stays posted */
         for (i = 0; i < posted; i++)
             if (rq[i] != MPI_REQUEST_NULL) {
@@ -165,12 +178,14 @@ static int later(ring_t *g, int last, int forward)
             rc = pump(g, a->rbuf, i + 1, 0);
     }
     free(tmp);
+    rc = rc ? rc : ended(g, 0);
     rc = rc ? rc : drain(g, a->rbuf);
     for (i = 0; i < g->nseg && rc == PAPCOLL_OK && !last; i++) {
         rc = papcoll__recv_bytes(seg_at(g, a->rbuf, i), seg_n(g, i) * e, g->prev, PAPCOLL__TAG_DATA, a->comm);
         if (rc == PAPCOLL_OK && forward)
             rc = pump(g, a->rbuf, i + 1, 0);
     }
+    rc = rc || last ? rc : ended(g, 1);
     return rc ? rc : forward ? drain(g, a->rbuf) : PAPCOLL_OK;
 }
 
@@ -192,6 +207,7 @@ int papcoll_allreduce_sorted_ring(const papcoll__args_t *a)
     g.next = order[(q + 1) % P];
     for (k = 0; k < WIN; k++)
         g.win[k] = MPI_REQUEST_NULL;
+    g.end_in[0] = g.end_in[1] = g.end_out = MPI_REQUEST_NULL;
     if ((rc = PAPCOLL__ERR(PMPI_Irecv(NULL, 0, MPI_BYTE, g.next, PAPCOLL__TAG_SYNC, a->comm, &g.go))) !=
         PAPCOLL_OK)
         return rc;
@@ -200,9 +216,11 @@ int papcoll_allreduce_sorted_ring(const papcoll__args_t *a)
         here = MPI_REQUEST_NULL;
     else
         rc = q == 0 ? first(&g, P > 2) : later(&g, q == P - 1, q < P - 2);
-    if (g.go != MPI_REQUEST_NULL) { /* only after an error */
-        PMPI_Cancel(&g.go);
-        PMPI_Wait(&g.go, MPI_STATUS_IGNORE);
+    for (k = 0; k < 3; k++) { /* pending only after an error */
+        MPI_Request *r = k < 2 ? &g.end_in[k] : &g.go;
+        if (rc != PAPCOLL_OK && *r != MPI_REQUEST_NULL)
+            PMPI_Cancel(r);
+        PMPI_Wait(r, MPI_STATUS_IGNORE);
     }
     PMPI_Wait(&here, MPI_STATUS_IGNORE);
     return rc;

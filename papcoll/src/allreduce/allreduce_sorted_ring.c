@@ -40,15 +40,16 @@
  * computing).  And each stream of segments ends with an empty synchronous
  * send (PAPCOLL__TAG_FLUSH), which completes once the receiver has taken
  * the whole stream; the sender waits for it before its next phase or its
- * return.  Without that, with rank 5 of 8 late by 50 ms (1 MiB), 11 of 20
- * calls took 180-470 ms instead of about 80, in steps of about one
+ * return.  Without any such end, with rank 5 of 8 late by 50 ms (1 MiB),
+ * 10 of 20 calls took 277-472 ms instead of about 80, in steps of about one
  * papbench iteration (100 ms): some transfer waited for some rank's next
- * MPI call.  Ending only each rank's final stream so did not remove the
- * stalls; ending every stream did.  Which transfer waited is not known yet
- * (docs/bcast-allreduce.md, "sorted_ring").  (Sending each stream's last
- * segment synchronously instead cost about 5 ms more in a balanced call:
- * above 64 KiB with its header, a synchronous segment waits for a
- * rendezvous, at every hop.)
+ * MPI call.  Sending synchronously only the last segment of each rank's
+ * final stream left 11 of 20 calls slow (191-457 ms); the last segment of
+ * every stream removed them (20 of 20 in 75-112 ms), and so does the empty
+ * send (40 of 40 in 68-125 ms), which costs no rendezvous: a synchronous
+ * segment above 64 KiB with its header waits for one at every hop (about 5
+ * ms more in a balanced call).  Which transfer waited is not known yet
+ * (docs/bcast-allreduce.md, "sorted_ring").
  * Memory: one segment; position 0 a request per segment.
  */
 #include <stdlib.h>

@@ -217,7 +217,7 @@ int papcoll_allreduce_sorted_ring(const papcoll__args_t *a)
         here = MPI_REQUEST_NULL;
     else
         rc = q == 0 ? first(&g, P > 2) : later(&g, q == P - 1, q < P - 2);
-    for (k = 0; k < 3; k++) { /* pending only after an error */
+    for (k = 0; k < 3; k++) { /* the incoming streams' ends, next's "send now" (cancelled after an error) */
         MPI_Request *r = k < 2 ? &g.end_in[k] : &g.go;
         if (rc != PAPCOLL_OK && *r != MPI_REQUEST_NULL)
             PMPI_Cancel(r);

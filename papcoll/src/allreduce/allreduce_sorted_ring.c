@@ -128,8 +128,7 @@ static int drain(ring_t *g, const char *buf)
 /* After the last segment of phase k's incoming stream: its end. */
 static int ended(ring_t *g, int k)
 {
-    return PAPCOLL__ERR(
-        PMPI_Irecv(NULL, 0, MPI_BYTE, g->prev, PAPCOLL__TAG_FLUSH, g->a->comm, &g->end_in[k]));
+    return papcoll__irecv_bytes(NULL, 0, g->prev, PAPCOLL__TAG_FLUSH, g->a->comm, &g->end_in[k]);
 }
 
 /* Position 0: posts the result's receives, sends x_0, then passes the
@@ -195,7 +194,10 @@ int papcoll_allreduce_sorted_ring(const papcoll__args_t *a)
     const int *order = a->plan->order;
     int P = a->size, q, k, rc;
     ring_t g = {.a = a};
-    MPI_Request here;
+    MPI_Request here = MPI_REQUEST_NULL;
+    /* left at the end: the incoming streams' ends, next's "send now" (these
+     * three cancelled after an error), the own "send now" */
+    MPI_Request *left[] = {&g.end_in[0], &g.end_in[1], &g.go, &here};
 
     papcoll__copy(a->rbuf, a->sbuf, a->bytes);
     if (P == 1 || a->bytes == 0)
@@ -208,21 +210,14 @@ int papcoll_allreduce_sorted_ring(const papcoll__args_t *a)
     g.next = order[(q + 1) % P];
     for (k = 0; k < WIN; k++)
         g.win[k] = MPI_REQUEST_NULL;
-    g.end_in[0] = g.end_in[1] = g.end_out = MPI_REQUEST_NULL;
-    if ((rc = PAPCOLL__ERR(PMPI_Irecv(NULL, 0, MPI_BYTE, g.next, PAPCOLL__TAG_SYNC, a->comm, &g.go))) !=
-        PAPCOLL_OK)
-        return rc;
-    if ((rc = PAPCOLL__ERR(PMPI_Isend(NULL, 0, MPI_BYTE, g.prev, PAPCOLL__TAG_SYNC, a->comm, &here))) !=
-        PAPCOLL_OK)
-        here = MPI_REQUEST_NULL;
-    else
+    g.end_in[0] = g.end_in[1] = g.end_out = g.go = MPI_REQUEST_NULL;
+    if ((rc = papcoll__irecv_bytes(NULL, 0, g.next, PAPCOLL__TAG_SYNC, a->comm, &g.go)) == PAPCOLL_OK &&
+        (rc = papcoll__isend_bytes(NULL, 0, g.prev, PAPCOLL__TAG_SYNC, a->comm, &here)) == PAPCOLL_OK)
         rc = q == 0 ? first(&g, P > 2) : later(&g, q == P - 1, q < P - 2);
-    for (k = 0; k < 3; k++) { /* the incoming streams' ends, next's "send now" (cancelled after an error) */
-        MPI_Request *r = k < 2 ? &g.end_in[k] : &g.go;
-        if (rc != PAPCOLL_OK && *r != MPI_REQUEST_NULL)
-            PMPI_Cancel(r);
-        PMPI_Wait(r, MPI_STATUS_IGNORE);
+    for (k = 0; k < 4; k++) {
+        if (rc != PAPCOLL_OK && k < 3 && *left[k] != MPI_REQUEST_NULL)
+            PMPI_Cancel(left[k]);
+        PMPI_Wait(left[k], MPI_STATUS_IGNORE);
     }
-    PMPI_Wait(&here, MPI_STATUS_IGNORE);
     return rc;
 }

@@ -19,6 +19,11 @@
  *                  received by the root, and the root's value must be the
  *                  rank-order product of random 2x2 matrices (NEIGHBOUR) or
  *                  the sum of every rank's contribution once (ANY).
+ *   stream         papcoll__dyn_streams (when treedyn streams: P = 8 from
+ *                  4 segments, never at P <= 2) and papcoll__dyn_stream_ready
+ *                  for P in 2..128, random report orders and roots:
+ *                  one FROM then one TO per non-root, one FROM for the root,
+ *                  the TOs chain every non-root in report order to the root.
  *   segments       papcoll__model_segments (Clairvoyant's N): the linear
  *                  model's optimum where it gives segments under the cap,
  *                  raised to ceil(count / max) where it does not (2 MiB on
@@ -238,6 +243,77 @@ static void test_pairing(void)
     free(c);
 }
 
+/* Streamed Tree-dyn (papcoll__dyn_stream_ready): the non-roots report once,
+ * in a random order; every non-root must get one FROM (first) and one TO,
+ * the root one FROM and nothing else, a FROM must name the rank whose TO
+ * names the receiver, the TO's must lead from the first reporter through
+ * every non-root to the root (so each contribution reaches it once), in
+ * report order, and the last report must end the P - 1 pairings. */
+static void stream_case(papcoll__dyn_t *c, int P, int root)
+{
+    int from[MAXP], to[MAXP], nfrom[MAXP] = {0}, nto[MAXP] = {0}, rep[MAXP], seen[MAXP] = {0};
+    int i, j, k, n, q, r, visited = 0, ok = 1;
+    papcoll__dyn_order_t o[4];
+
+    for (n = 0, r = 0; r < P; r++)
+        if (r != root)
+            rep[n++] = r;
+    for (i = n - 1; i > 0; i--) { /* a random report order */
+        j = (int)(rnd() % (uint64_t)(i + 1));
+        k = rep[i], rep[i] = rep[j], rep[j] = k;
+    }
+    papcoll__dyn_reset(c, PAPCOLL__DYN_ANY, root);
+    for (i = 0; i < n; i++) {
+        k = papcoll__dyn_stream_ready(c, rep[i], o);
+        ok &= check(k >= 1 && k <= 4 && c->pairs == i + (i == n - 1),
+                    "stream P=%d root=%d: report %d gave %d orders, %d pairings", P, root, i, k, c->pairs);
+        for (j = 0; j < k && ok; j++) {
+            q = o[j].dst;
+            if (o[j].kind == PAPCOLL__DYN_FROM) {
+                ok &= check(nfrom[q]++ == 0 && nto[q] == 0,
+                            "stream P=%d: %d got a second FROM or one after TO", P, q);
+                from[q] = o[j].peer;
+            } else {
+                ok &= check(o[j].kind == PAPCOLL__DYN_TO && q != root && nfrom[q] == 1 && nto[q]++ == 0,
+                            "stream P=%d root=%d: bad TO to %d", P, root, q);
+                to[q] = o[j].peer;
+            }
+        }
+    }
+    for (r = 0; r < P && ok; r++)
+        ok &= check(nfrom[r] == 1 && nto[r] == (r != root), "stream P=%d root=%d: rank %d got %d FROM, %d TO",
+                    P, root, r, nfrom[r], nto[r]);
+    for (r = n > 0 ? rep[0] : root; ok && r != root && visited <= n; r = to[r]) {
+        ok &= check(!seen[r] && rep[visited] == r && from[to[r]] == r,
+                    "stream P=%d root=%d: the chain breaks at %d", P, root, r);
+        seen[r] = 1, visited++;
+    }
+    check(!ok || (visited == n && (n == 0 || from[rep[0]] == -1)),
+          "stream P=%d root=%d: %d of %d non-roots on the chain", P, root, visited, n);
+}
+
+static void test_stream(void)
+{
+    papcoll__dyn_t *c = malloc(sizeof(*c) + 5 * MAXP * sizeof(int));
+    static const int when[][3] = {{1, 100, 0}, {2, 1000, 0}, {3, 2, 0},    {3, 3, 1},
+                                  {5, 2, 0},   {5, 3, 1},    {8, 3, 0},    {8, 4, 1},
+                                  {9, 2, 0},   {9, 3, 1},    {128, 21, 0}, {128, 22, 1}};
+    int P, trial, i;
+
+    for (i = 0; i < (int)(sizeof(when) / sizeof(when[0])); i++)
+        check(papcoll__dyn_streams(when[i][0], when[i][1]) == when[i][2], "streams(P=%d, S=%d) is not %d",
+              when[i][0], when[i][1], when[i][2]);
+
+    for (P = 2; P <= MAXP; P += P < 20 ? 1 : 27) {
+        c->P = P;
+        c->hi = (int *)(c + 1), c->lo_of = c->hi + P, c->holder = c->lo_of + P, c->idle = c->holder + P;
+        c->range = c->idle + P;
+        for (trial = 0; trial < 20; trial++)
+            stream_case(c, P, trial % 3 == 0 ? 0 : trial % 3 == 1 ? P - 1 : (int)(rnd() % (uint64_t)P));
+    }
+    free(c);
+}
+
 /* ------------------------------------------------------------ segments */
 
 static const papcoll__model_t seg_model = {.v = {50e-6, 8.33e-9, 0.025e-9}}; /* the emulated cluster's */
@@ -275,6 +351,7 @@ int main(void)
     unit_name = "test_reduce";
     test_radix();
     test_pairing();
+    test_stream();
     test_segments();
     return unit_summary();
 }

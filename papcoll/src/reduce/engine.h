@@ -79,6 +79,7 @@ typedef enum { PAPCOLL__DYN_ANY, PAPCOLL__DYN_NEIGHBOUR } papcoll__dyn_policy_t;
  * (tests/test_reduce.c drives them without MPI). */
 typedef struct {
     int P, root, slot, pairs;
+    int joined; /* streamed: non-roots that reported */
     papcoll__dyn_policy_t policy;
     int *hi;     /* [lo]: end of the live range starting at lo, -1: none */
     int *lo_of;  /* [e]: start of the live range ending at e (hi = e + 1) */
@@ -93,12 +94,29 @@ typedef struct {
     int snd, rcv, left, final;
 } papcoll__dyn_pair_t;
 
+/* A streamed pairing's instruction to dst: FROM (your input stream comes
+ * from peer, -1: none) or TO (send your stream to peer). */
+enum { PAPCOLL__DYN_FROM = 3, PAPCOLL__DYN_TO = 4 };
+typedef struct {
+    int dst, kind, peer;
+} papcoll__dyn_order_t;
+
 /* A new reduction at root (every rank busy, holding its own value). */
 void papcoll__dyn_reset(papcoll__dyn_t *c, papcoll__dyn_policy_t policy, int root);
 /* Rank q is idle; 1 with *out when that makes a pairing, else 0. */
 int papcoll__dyn_ready(papcoll__dyn_t *c, int q, papcoll__dyn_pair_t *out);
+/*
+ * Whether treedyn streams a value of S segments among P ranks: when the
+ * chain's balanced pipeline of about S + P - 1 segment hops is shorter than
+ * Tree-dyn's ceil(log2 P) whole transfers of S segments each, i.e.
+ * S (ceil(log2 P) - 1) > P - 1 (P = 8: S >= 4; never for P <= 2).
+ */
+int papcoll__dyn_streams(int P, int S);
+/* Streamed (ANY when papcoll__dyn_streams): non-root q reported; fills
+ * out with the orders to send, in that order, and returns how many (1-4). */
+int papcoll__dyn_stream_ready(papcoll__dyn_t *c, int q, papcoll__dyn_order_t out[4]);
 
-int papcoll__red_dyn_participant(const papcoll__args_t *a);
+int papcoll__red_dyn_participant(const papcoll__args_t *a, papcoll__dyn_policy_t policy);
 /* The coordinator of a reduction to root with the state of plan (the
  * site's own plan, or a composite allreduce's reduce part).  The call's
  * parity in the tags is the site plan's iter on both sides. */

@@ -19,7 +19,15 @@
  *     of ranks [lo, hi); a READY is paired with an idle holder of the range
  *     just below (preferred) or just above, else waits.  Ranges only merge
  *     with their neighbours, the lower one on the left: rank order is kept.
- * In both the root never sends: a pairing that involves the root's value
+ *   ANY, streamed (when papcoll__dyn_streams; docs/reduce.md says why): the
+ *     slot's rank streams its value, segment by segment as it combines
+ *     them, to the newcomer, which takes the slot at once; the root stays
+ *     out, and the last non-root streams to it.  The non-roots form a
+ *     chain in report order: each gets FROM (whose stream it takes, none
+ *     for the first) and, when the next reporter comes, TO; the root only
+ *     FROM the last.  The first READY's segment count (the same on every
+ *     rank) tells the coordinator which rules apply.
+ * In all the root never sends: a pairing that involves the root's value
  * makes the root receive.  The root's value is thus alive to the end and
  * the last pairing, between it and the one other value left, ends at the
  * root: the result needs no extra message, and a late root finds the
@@ -27,9 +35,10 @@
  * case).  P - 1 pairings in all; READYs after the last one cannot exist
  * (every other rank has sent), so the coordinator stops after it.
  *
- * Messages per call: 2P - 2 READYs and 2P - 2 ORDERs of 16 bytes, P - 1
- * values.  Coordination on the critical path per pairing: READY + ORDER
- * latency (2 alpha) plus the coordinator's reaction time.
+ * Messages per call: 2P - 2 READYs (4 bytes: the segment count) and 2P - 2
+ * ORDERs of 16 bytes, P - 1 values (streamed: P - 1 READYs, 2P - 1 ORDERs,
+ * P - 1 streams).  Coordination on the critical path per pairing: READY +
+ * ORDER latency (2 alpha) plus the coordinator's reaction time.
  * Tags: READY alternates between two tags with the parity of the call (its
  * plan's index): a rank that finished call k may send its READY of call
  * k+1 while call k's coordinator still waits for others, and must not be
@@ -49,7 +58,7 @@
 #include "clock.h"
 #include "reduce/engine.h"
 
-enum { ORD_SEND = 1, ORD_RECV = 2 };
+enum { ORD_SEND = 1, ORD_RECV = 2 }; /* then PAPCOLL__DYN_FROM, PAPCOLL__DYN_TO */
 
 static const char owner; /* marks the plan data as the coordinator's */
 
@@ -74,9 +83,10 @@ int papcoll__plan_red_dyn(papcoll__plan_t *plan, const papcoll__plan_in_t *in)
 
 /* ------------------------------------------------------------ participant */
 
-int papcoll__red_dyn_participant(const papcoll__args_t *a)
+/* Tree-dyn, whole values: report whenever idle, obey each ORDER. */
+static int pair_participant(const papcoll__args_t *a, int S, int tag)
 {
-    int tag = PAPCOLL__TAG_RED_READY + (a->site->plan.iter & 1), order[4], rc = PAPCOLL_OK;
+    int order[4], rc = PAPCOLL_OK;
     char *acc = a->rank == a->root ? a->rbuf : malloc(a->bytes + 1), *tmp = malloc(a->bytes + 1);
 
     if (acc == NULL || tmp == NULL) {
@@ -85,7 +95,7 @@ int papcoll__red_dyn_participant(const papcoll__args_t *a)
     }
     papcoll__copy(acc, a->sbuf, a->bytes);
     while (rc == PAPCOLL_OK && a->size > 1) {
-        if ((rc = papcoll__send_bytes(NULL, 0, a->root, tag, a->comm)) != PAPCOLL_OK ||
+        if ((rc = papcoll__send_bytes(&S, sizeof(S), a->root, tag, a->comm)) != PAPCOLL_OK ||
             (rc = papcoll__recv_bytes(order, sizeof(order), a->root, PAPCOLL__TAG_RED_ORDER, a->comm)) !=
                 PAPCOLL_OK)
             break;
@@ -105,6 +115,84 @@ out:
     return rc;
 }
 
+/*
+ * Streamed Tree-dyn, S segments: a non-root reports once, learns
+ * where its input stream comes from (PAPCOLL__DYN_FROM; none for the first), then,
+ * whenever the coordinator knows it, where its own stream goes (PAPCOLL__DYN_TO).
+ * Each input segment is combined as it comes and sent on as soon as the
+ * destination is known; the root only receives (its PAPCOLL__DYN_FROM names the
+ * last reporter).  All receives are posted at once (into a full-size
+ * buffer), so segments that arrive before their combine wait in place.
+ */
+static int stream_participant(const papcoll__args_t *a, int S, int tag)
+{
+    int root = a->rank == a->root, seg = papcoll__red_seg_elems(a), from, to = -1, sent = 0, flag, s;
+    int o1[4], o2[4], rc = PAPCOLL_OK;
+    size_t es = a->sig.esize, sb = (size_t)seg * es;
+    MPI_Request *rq = malloc((2 * (size_t)S + 1) * sizeof(*rq)); /* S receives, S sends, the TO order */
+    char *acc = NULL, *tmp = NULL;
+    const char *out = a->sbuf;
+
+    if (rq == NULL)
+        return PAPCOLL_ERR_NOMEM;
+    for (s = 0; s <= 2 * S; s++)
+        rq[s] = MPI_REQUEST_NULL;
+    if (!root && (rc = papcoll__send_bytes(&S, sizeof(S), a->root, tag, a->comm)) != PAPCOLL_OK)
+        goto out;
+    if ((rc = papcoll__recv_bytes(o1, sizeof(o1), a->root, PAPCOLL__TAG_RED_ORDER, a->comm)) != PAPCOLL_OK ||
+        (!root && (rc = papcoll__irecv_bytes(o2, sizeof(o2), a->root, PAPCOLL__TAG_RED_ORDER, a->comm,
+                                             &rq[2 * S])) != PAPCOLL_OK))
+        goto out;
+    if ((from = o1[1]) >= 0) {
+        acc = root ? a->rbuf : malloc(a->bytes + 1);
+        if (acc == NULL || (tmp = malloc(a->bytes + 1)) == NULL) {
+            rc = PAPCOLL_ERR_NOMEM;
+            goto out;
+        }
+        papcoll__copy(acc, a->sbuf, a->bytes);
+        out = acc;
+        for (s = 0; s < S && rc == PAPCOLL_OK; s++)
+            rc = papcoll__irecv_bytes(tmp + s * sb, s < S - 1 ? sb : a->bytes - s * sb, from,
+                                      PAPCOLL__TAG_DATA, a->comm, &rq[s]);
+    }
+    for (s = 0; s < S && rc == PAPCOLL_OK; s++) {
+        int n = s < S - 1 ? seg : a->sig.count - s * seg;
+
+        if (from >= 0 && (rc = papcoll__waitall(1, &rq[s], MPI_STATUSES_IGNORE)) == PAPCOLL_OK)
+            rc = papcoll__red_combine(a, tmp + s * sb, acc + s * sb, n, 1);
+        if (rc == PAPCOLL_OK && !root && to < 0 &&
+            (rc = PAPCOLL__ERR(PMPI_Test(&rq[2 * S], &flag, MPI_STATUS_IGNORE))) == PAPCOLL_OK && flag)
+            to = o2[1];
+        for (; rc == PAPCOLL_OK && to >= 0 && sent <= s; sent++)
+            rc = papcoll__isend_bytes(out + sent * sb, sent < S - 1 ? sb : a->bytes - sent * sb, to,
+                                      PAPCOLL__TAG_DATA, a->comm, &rq[S + sent]);
+    }
+    if (rc == PAPCOLL_OK && !root && to < 0 &&
+        (rc = papcoll__waitall(1, &rq[2 * S], MPI_STATUSES_IGNORE)) == PAPCOLL_OK)
+        to = o2[1];
+    for (; rc == PAPCOLL_OK && !root && sent < S; sent++)
+        rc = papcoll__isend_bytes(out + sent * sb, sent < S - 1 ? sb : a->bytes - sent * sb, to,
+                                  PAPCOLL__TAG_DATA, a->comm, &rq[S + sent]);
+    if (rc == PAPCOLL_OK)
+        rc = papcoll__waitall(2 * S + 1, rq, MPI_STATUSES_IGNORE);
+out:
+    if (acc != a->rbuf)
+        free(acc);
+    free(tmp);
+    free(rq);
+    return rc;
+}
+
+int papcoll__red_dyn_participant(const papcoll__args_t *a, papcoll__dyn_policy_t policy)
+{
+    int tag = PAPCOLL__TAG_RED_READY + (a->site->plan.iter & 1), seg = papcoll__red_seg_elems(a);
+    int S = (a->sig.count + seg - 1) / seg;
+
+    if (policy == PAPCOLL__DYN_ANY && papcoll__dyn_streams(a->size, S))
+        return stream_participant(a, S, tag);
+    return pair_participant(a, S, tag);
+}
+
 /* ------------------------------------------------------------ coordinator */
 
 /*
@@ -114,12 +202,12 @@ out:
  * sleeps 20 us (the caller made the thread's timer slack fine: Linux's
  * default 50 us slack would make that about 70 us).
  */
-static int next_ready(MPI_Comm comm, int tag, double *last, int *src)
+static int next_ready(MPI_Comm comm, int tag, double *last, int *src, int *S)
 {
     struct timespec nap = {0, 20000};
     MPI_Request req;
     MPI_Status st;
-    int flag = 0, rc = PMPI_Irecv(NULL, 0, MPI_BYTE, MPI_ANY_SOURCE, tag, comm, &req);
+    int flag = 0, rc = PMPI_Irecv(S, 1, MPI_INT, MPI_ANY_SOURCE, tag, comm, &req);
 
     while (rc == MPI_SUCCESS && (rc = PMPI_Test(&req, &flag, &st)) == MPI_SUCCESS && !flag) {
         if (papcoll__mono() - *last < 200e-6)
@@ -146,7 +234,7 @@ void papcoll__dyn_reset(papcoll__dyn_t *c, papcoll__dyn_policy_t policy, int roo
     c->policy = policy;
     c->root = root;
     c->slot = -1;
-    c->pairs = 0;
+    c->pairs = c->joined = 0;
     for (r = 0; r < c->P; r++) {
         c->hi[r] = r + 1;
         c->lo_of[r] = c->holder[r] = c->range[r] = r;
@@ -211,12 +299,42 @@ int papcoll__dyn_ready(papcoll__dyn_t *c, int q, papcoll__dyn_pair_t *out)
     return paired;
 }
 
+int papcoll__dyn_streams(int P, int S)
+{
+    int lg = 0;
+
+    while ((1 << lg) < P)
+        lg++;
+    return P > 1 && (long)S * (lg - 1) > P - 1;
+}
+
+/* Streamed Tree-dyn: the slot's rank streams to the newcomer q, which takes
+ * the slot; the last non-root to report streams to the root. */
+int papcoll__dyn_stream_ready(papcoll__dyn_t *c, int q, papcoll__dyn_order_t out[4])
+{
+    int n = 0;
+
+    out[n++] = (papcoll__dyn_order_t){q, PAPCOLL__DYN_FROM, c->slot};
+    if (c->slot >= 0)
+        out[n++] = (papcoll__dyn_order_t){c->slot, PAPCOLL__DYN_TO, q};
+    c->pairs += c->slot >= 0;
+    c->slot = q;
+    if (++c->joined == c->P - 1) {
+        out[n++] = (papcoll__dyn_order_t){q, PAPCOLL__DYN_TO, c->root};
+        out[n++] = (papcoll__dyn_order_t){c->root, PAPCOLL__DYN_FROM, q};
+        c->pairs++;
+    }
+    return n;
+}
+
 int papcoll__red_dyn_coordinator(papcoll_site_t *site, const papcoll__plan_t *plan, int root,
                                  papcoll__dyn_policy_t policy)
 {
-    int P = site->ctx->size, tag = PAPCOLL__TAG_RED_READY + (site->plan.iter & 1), q, rc = PAPCOLL_OK;
+    int P = site->ctx->size, tag = PAPCOLL__TAG_RED_READY + (site->plan.iter & 1), q, S, stream = -1;
+    int rc = PAPCOLL_OK, i, n;
     papcoll__dyn_t *c = plan->xdata;
     papcoll__dyn_pair_t pr;
+    papcoll__dyn_order_t o[4];
     double last = 0;
 
     if (site->ctx->rank != root || P == 1)
@@ -229,9 +347,15 @@ int papcoll__red_dyn_coordinator(papcoll_site_t *site, const papcoll__plan_t *pl
     prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
 #endif
     while (rc == PAPCOLL_OK && c->pairs < P - 1) {
-        if ((rc = next_ready(site->comm, tag, &last, &q)) != PAPCOLL_OK || !papcoll__dyn_ready(c, q, &pr))
-            continue;
-        if ((rc = order(site->comm, pr.snd, ORD_SEND, pr.rcv, 0, 0)) == PAPCOLL_OK)
+        if ((rc = next_ready(site->comm, tag, &last, &q, &S)) != PAPCOLL_OK)
+            break;
+        if (stream < 0) /* every participant reports the same segment count */
+            stream = policy == PAPCOLL__DYN_ANY && papcoll__dyn_streams(P, S);
+        if (stream) {
+            for (n = papcoll__dyn_stream_ready(c, q, o), i = 0; i < n && rc == PAPCOLL_OK; i++)
+                rc = order(site->comm, o[i].dst, o[i].kind, o[i].peer, 0, 0);
+        } else if (papcoll__dyn_ready(c, q, &pr) &&
+                   (rc = order(site->comm, pr.snd, ORD_SEND, pr.rcv, 0, 0)) == PAPCOLL_OK)
             rc = order(site->comm, pr.rcv, ORD_RECV, pr.snd, pr.left, pr.final);
     }
 #ifdef __linux__

@@ -33,5 +33,5 @@ int papcoll__reduce_noncommut_treedyn_bg(papcoll_site_t *site, int root)
 
 int papcoll_reduce_noncommut_treedyn(const papcoll__args_t *a)
 {
-    return papcoll__red_dyn_participant(a);
+    return papcoll__red_dyn_participant(a, PAPCOLL__DYN_NEIGHBOUR);
 }

@@ -16,8 +16,17 @@
  *   (had 1 arrived while 0 combined 2, 1 -> 3 would have run meanwhile)
  *   with all arriving at once it pairs like a binomial tree, in READY order.
  *
- * Cost: balanced, ceil(log2 P) levels of (alpha + n beta + n gamma) plus the
- * coordination per level (READY + ORDER + the coordinator's reaction,
+ * Streamed (S segments with S (ceil(log2 P) - 1) > P - 1, engine_dyn.c:
+ * the chain's pipeline beats whole values when balanced): the same slot, but a
+ * receiving rank takes it at once and the slot's rank streams to the
+ * newcomer, so the non-roots chain in arrival order to the root, each
+ * combining and forwarding segment by segment:
+ *   P = 4, root 0, arrivals 2, 3, 1:  2 --> 3 --> 1 --> 0
+ * After the last arrival only its stream remains (about n beta plus P
+ * segment hops); balanced, a linear pipeline.
+ *
+ * Cost: whole values, balanced, ceil(log2 P) levels of (alpha + n beta +
+ * n gamma) plus the coordination per level (READY + ORDER + the coordinator's reaction,
  * docs/reduce.md has it measured); imbalanced, a value waits for the next
  * idle rank only, never for a fixed partner, so after the last arrival at
  * most about log2 of the ranks still busy levels remain (Benoit Thm 1: a
@@ -36,5 +45,5 @@ int papcoll__reduce_treedyn_bg(papcoll_site_t *site, int root)
 
 int papcoll_reduce_treedyn(const papcoll__args_t *a)
 {
-    return papcoll__red_dyn_participant(a);
+    return papcoll__red_dyn_participant(a, PAPCOLL__DYN_ANY);
 }

@@ -24,6 +24,7 @@ enum {
     O_COMPOSITE_ALGO,
     O_FRAME_EVERY,
     O_FRAMES,
+    O_SPARSE,
     O_IMAGE,
     O_SNAPSHOT_EVERY,
     O_GATHER_ALGO,
@@ -48,6 +49,9 @@ static const cli_option_t option_table[O_COUNT] = {
                           "compositing: a papcoll reduce algorithm or icet:S, see below (default: library's)"},
     [O_FRAME_EVERY] = {"frame-every", "K", "render and composite every K steps, 0: never (default: problem's)"},
     [O_FRAMES] = {"frames", "on|off", "write the composited frames as PNG to OUT/frames/ (default on)"},
+    [O_SPARSE] = {"sparse", "on|off",
+                  "background pixels are the compositing's identity: SPARSE algorithms move only the others "
+                  "(default on)"},
     [O_IMAGE] = {"image", "WxH", "image size in pixels (default 512x512)"},
     [O_SNAPSHOT_EVERY] = {"snapshot-every", "M", "openPMD snapshot to OUT/openpmd/ every M steps (default 0: none)"},
     [O_GATHER_ALGO] = {"gather-algo", "NAME", "papcoll gather algorithm of the charge (default: library's)"},
@@ -154,7 +158,7 @@ static int parse_composite_algo(pic_config_t *cfg, char *err, size_t errlen)
 static int parse_render(pic_config_t *cfg, char *err, size_t errlen)
 {
     const cli_option_t *o = cfg->opts.opt;
-    const char *c = o[O_COMPOSITE].value, *fr = o[O_FRAMES].value;
+    const char *c = o[O_COMPOSITE].value, *fr = o[O_FRAMES].value, *sp = o[O_SPARSE].value;
 
     cfg->composite = PIC_COMPOSITE_ZBUFFER;
     if (c != NULL && strcmp(c, "over") == 0)
@@ -171,6 +175,11 @@ static int parse_render(pic_config_t *cfg, char *err, size_t errlen)
         cfg->frames = 0;
     else if (fr != NULL && strcmp(fr, "on") != 0 && strcmp(fr, "yes") != 0)
         return cli_opts_fail(&cfg->opts, O_FRAMES, "on or off", err, errlen);
+    cfg->sparse = 1;
+    if (sp != NULL && (strcmp(sp, "off") == 0 || strcmp(sp, "no") == 0))
+        cfg->sparse = 0;
+    else if (sp != NULL && strcmp(sp, "on") != 0 && strcmp(sp, "yes") != 0)
+        return cli_opts_fail(&cfg->opts, O_SPARSE, "on or off", err, errlen);
     cfg->width = cfg->height = 512;
     if (o[O_IMAGE].value != NULL && parse_pair(o[O_IMAGE].value, 8, PIC_MAX_IMAGE, &cfg->width, &cfg->height))
         return cli_opts_fail(&cfg->opts, O_IMAGE, "WxH with both in 8..4096", err, errlen);
@@ -270,12 +279,12 @@ void pic_config_text(const pic_config_t *cfg, char *buf, size_t len)
     text_init(&t, buf, len);
     text_add(&t,
              "[pic]\nproblem = %s\nsteps = %ld\nparticles = %lld\ngrid = %dx%d\ndt = %.17g\nthreads = %d\n"
-             "composite = %s\ncomposite-algo = %s\nframe-every = %ld\nframes = %s\nimage = %dx%d\n"
-             "snapshot-every = %ld\n",
+             "composite = %s\ncomposite-algo = %s\nframe-every = %ld\nframes = %s\nsparse = %s\n"
+             "image = %dx%d\nsnapshot-every = %ld\n",
              pic_problems[cfg->problem].name, cfg->steps, cfg->particles, cfg->nx, cfg->ny, cfg->dt,
              cfg->threads, cfg->composite == PIC_COMPOSITE_OVER ? "over" : "zbuffer",
-             pic_config_composite_algo(cfg), cfg->frame_every, cfg->frames ? "on" : "off", cfg->width,
-             cfg->height, cfg->snapshot_every);
+             pic_config_composite_algo(cfg), cfg->frame_every, cfg->frames ? "on" : "off",
+             cfg->sparse ? "on" : "off", cfg->width, cfg->height, cfg->snapshot_every);
     text_key(&t, "gather-algo", cfg->gather_algo);
     text_key(&t, "scatter-algo", cfg->scatter_algo);
     text_key(&t, "out", cfg->out_dir);

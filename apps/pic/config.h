@@ -37,6 +37,7 @@ typedef struct {
     int icet;                   /* >= 0: IceT strategy (composite-algo icet:NAME) */
     long frame_every;           /* composite every K steps (0: never) */
     int frames;                 /* write PNG frames (needs out_dir) */
+    int sparse;                 /* the background pixel is the compositing site's identity */
     int width, height;          /* image */
     long snapshot_every;        /* openPMD snapshot every M steps (0: never; needs out_dir) */
     const char *gather_algo, *scatter_algo; /* papcoll algorithms of the field sites, NULL: default */

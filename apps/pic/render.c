@@ -123,6 +123,17 @@ int pic_renderer_init(pic_renderer_t *r, pic_composite_mode_t mode, int w, int h
     return r->image != NULL ? 0 : -1;
 }
 
+void pic_background(pic_composite_mode_t mode, void *pixel)
+{
+    static const pic_zpixel_t z = {1.0f, {0, 0, 0, 0}};
+    static const pic_opixel_t o = {{0, 0, 0, 0}};
+
+    if (mode == PIC_COMPOSITE_ZBUFFER)
+        memcpy(pixel, &z, sizeof(z));
+    else
+        memcpy(pixel, &o, sizeof(o));
+}
+
 void pic_renderer_free(pic_renderer_t *r)
 {
     free(r->image);
@@ -136,12 +147,13 @@ void pic_render_begin(pic_renderer_t *r)
 
     r->nfrags = 0;
     if (r->mode == PIC_COMPOSITE_ZBUFFER) {
-        pic_zpixel_t *z = r->image, bg = {1.0f, {0, 0, 0, 0}};
+        pic_zpixel_t *z = r->image, bg;
 
+        pic_background(PIC_COMPOSITE_ZBUFFER, &bg);
         for (i = 0; i < n; i++)
             z[i] = bg;
     } else {
-        memset(r->image, 0, n * sizeof(pic_opixel_t));
+        memset(r->image, 0, n * sizeof(pic_opixel_t)); /* pic_background's transparent pixel */
     }
 }
 

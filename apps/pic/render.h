@@ -80,6 +80,10 @@ void pic_renderer_free(pic_renderer_t *r);
 
 /* A frame: begin clears, add draws particles [0, n) (call it in pieces), end blends (over). */
 void pic_render_begin(pic_renderer_t *r);
+/* The background pixel of mode (zbuffer: depth 1, colour 0; over: fully
+ * transparent), an identity of its compositing operation: the compositing
+ * site declares it (papcoll_site_set_identity) unless --sparse off. */
+void pic_background(pic_composite_mode_t mode, void *pixel);
 int pic_render_add(pic_renderer_t *r, const pic_particle_t *p, long n);
 void pic_render_end(pic_renderer_t *r);
 

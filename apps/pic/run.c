@@ -153,6 +153,15 @@ static int start_papcoll(pic_t *f)
     /* The compositing reduction, unless IceT composites. */
     if (rc == PAPCOLL_OK && c->frame_every > 0 && c->icet < 0 && (what = "--composite-algo") != NULL)
         rc = app_site(f->app, "pic-image", PAPCOLL_OP_REDUCE, c->composite_algo, &f->image);
+    if (rc == PAPCOLL_OK && f->image != NULL && c->sparse && (what = "the compositing's identity") != NULL) {
+        pic_zpixel_t zbg;
+        pic_opixel_t obg;
+        int over = c->composite == PIC_COMPOSITE_OVER;
+
+        pic_background(c->composite, over ? (void *)&obg : (void *)&zbg);
+        rc = papcoll_site_set_identity(f->image, over ? (void *)&obg : (void *)&zbg,
+                                       pic_pixel_size(c->composite));
+    }
     /* Persistent receive buffers: the root's charge blocks, the other ranks' field block. */
     if (rc == PAPCOLL_OK && f->rank == 0)
         rc = papcoll_site_bind_recv(f->gather, f->gathered, gb, MPI_DOUBLE);

@@ -112,6 +112,7 @@ enum {
     PAPCOLL_F_BASELINE = 1u << 3,   /**< the MPI library's own collective */
     PAPCOLL_F_SEGMENTED = 1u << 4,  /**< splits the vector into segments (pipelining) */
     PAPCOLL_F_MODEL = 1u << 5,      /**< plans with the alpha-beta-gamma model, measured when a site first uses it */
+    PAPCOLL_F_SPARSE = 1u << 6,     /**< reduction: sends only non-identity elements */
     /* Restrictions and ordering. */
     PAPCOLL_F_COMMUTATIVE_ONLY = 1u << 8, /**< reduction: combines operands out of rank order */
     PAPCOLL_F_ORDERED = 1u << 9,          /**< reduction: keeps rank order (non-commutative ops) */
@@ -241,6 +242,19 @@ int papcoll_site_create(papcoll_ctx_t *ctx, const char *name, papcoll_op_t op,
  */
 int papcoll_site_bind_recv(papcoll_site_t *site, void *recvbuf, int recvcount,
                            MPI_Datatype recvtype);
+
+/**
+ * Declares the identity element of a reduce or allreduce site's operation
+ * for its future calls: identity is one element of the calls' datatype,
+ * packed (bytes bytes), with x op e = e op x = x for every x.  Algorithms
+ * flagged PAPCOLL_F_SPARSE then move only the elements that differ from it,
+ * run-length encoded (IceT's active pixels, for any operation); the others
+ * ignore it, and so does a call whose element size is not bytes.  The
+ * results are the same either way.  Collective: every rank passes the same
+ * bytes (PAPCOLL_ERR_AGREE otherwise, and the site keeps none);
+ * identity == NULL clears it.  PAPCOLL_ERR_INVAL on other sites.
+ */
+int papcoll_site_set_identity(papcoll_site_t *site, const void *identity, size_t bytes);
 
 /** Frees a site (collective); sets *site to NULL. */
 int papcoll_site_free(papcoll_site_t **site);

@@ -4,6 +4,7 @@
  * (processing start / edge / end).  The collective entry points are in
  * call.c.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +78,7 @@ static void site_release(papcoll_site_t *site)
     free(site->xchg);
     free(site->pred);
     free(site->pat_copy);
+    free(site->identity);
     free_ws(&site->fg);
     free_ws(&site->bgw);
     free(site);
@@ -286,6 +288,39 @@ int papcoll_site_bind_recv(papcoll_site_t *site, void *recvbuf, int recvcount, M
         return PAPCOLL_OK; /* not contiguous: staged */
     site->bound = recvbuf;
     site->bound_bytes = (size_t)recvcount * (size_t)size;
+    return PAPCOLL_OK;
+}
+
+int papcoll_site_set_identity(papcoll_site_t *site, const void *identity, size_t bytes)
+{
+    uint64_t h[2], lo[2], hi[2];
+    unsigned char *copy = NULL;
+    int rc;
+
+    if (site == NULL || (site->op != PAPCOLL_OP_REDUCE && site->op != PAPCOLL_OP_ALLREDUCE) ||
+        (identity != NULL && (bytes == 0 || bytes > INT_MAX)))
+        return PAPCOLL_ERR_INVAL;
+    if (site->requested != site->calls || site->bg_started)
+        return PAPCOLL_ERR_STATE; /* between a call's edge and the call */
+    papcoll__wait_idle(site);
+    if (identity != NULL && (copy = malloc(bytes)) != NULL)
+        memcpy(copy, identity, bytes);
+    rc = identity != NULL && copy == NULL ? PAPCOLL_ERR_NOMEM : PAPCOLL_OK;
+    h[0] = identity == NULL ? 0 : bytes;
+    h[1] = identity == NULL ? 0 : papcoll__fnv(0xCBF29CE484222325ULL, identity, bytes);
+    if ((rc = agree_local(site->ctx, "papcoll_site_set_identity", rc, NULL)) == PAPCOLL_OK &&
+        (PMPI_Allreduce(h, lo, 2, MPI_UINT64_T, MPI_MIN, site->ctx->data_comm) != MPI_SUCCESS ||
+         PMPI_Allreduce(h, hi, 2, MPI_UINT64_T, MPI_MAX, site->ctx->data_comm) != MPI_SUCCESS))
+        rc = PAPCOLL_ERR_MPI;
+    if (rc == PAPCOLL_OK && (lo[0] != hi[0] || lo[1] != hi[1]))
+        rc = PAPCOLL_ERR_AGREE;
+    if (rc != PAPCOLL_OK) {
+        free(copy);
+        return rc;
+    }
+    free(site->identity);
+    site->identity = copy;
+    site->identity_bytes = identity == NULL ? 0 : bytes;
     return PAPCOLL_OK;
 }
 

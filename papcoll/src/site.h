@@ -129,6 +129,9 @@ struct papcoll_site {
      * one rank's block (gather root: P blocks at bound + r * bound_bytes). */
     char *bound;
     size_t bound_bytes;
+    /* Identity element of the operation (papcoll_site_set_identity), or NULL. */
+    unsigned char *identity;
+    size_t identity_bytes;
 };
 
 #endif

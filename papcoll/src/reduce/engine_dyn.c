@@ -57,6 +57,7 @@
 
 #include "clock.h"
 #include "reduce/engine.h"
+#include "sparse.h"
 
 enum { ORD_SEND = 1, ORD_RECV = 2 }; /* then PAPCOLL__DYN_FROM, PAPCOLL__DYN_TO */
 
@@ -83,11 +84,58 @@ int papcoll__plan_red_dyn(papcoll__plan_t *plan, const papcoll__plan_in_t *in)
 
 /* ------------------------------------------------------------ participant */
 
-/* Tree-dyn, whole values: report whenever idle, obey each ORDER. */
-static int pair_participant(const papcoll__args_t *a, int S, int tag)
+/* The site's identity element when this call can use it (sparse.h), else NULL. */
+static const void *identity_of(const papcoll__args_t *a)
+{
+    const papcoll_site_t *s = a->site;
+
+    return s->identity != NULL && s->identity_bytes == a->sig.esize && a->sig.count > 0 ? s->identity : NULL;
+}
+
+typedef struct {
+    const papcoll__args_t *a;
+    char *acc;
+    int left;
+} run_arg_t;
+
+static int combine_run(void *arg, size_t off, size_t len, char *data)
+{
+    run_arg_t *r = arg;
+
+    return papcoll__red_combine(r->a, data, r->acc + off * r->a->sig.esize, (int)len, r->left);
+}
+
+/* Receives peer's value (sparse-encoded when id != NULL) and combines it into acc. */
+static int take(const papcoll__args_t *a, const void *id, char *tmp, char *acc, int peer, int left)
+{
+    run_arg_t r = {a, acc, left};
+    MPI_Status st;
+    int n = 0, rc;
+
+    if (id == NULL) {
+        if ((rc = papcoll__recv_bytes(tmp, a->bytes, peer, PAPCOLL__TAG_DATA, a->comm)) != PAPCOLL_OK)
+            return rc;
+        return papcoll__red_combine(a, tmp, acc, a->sig.count, left);
+    }
+    if ((rc = PAPCOLL__ERR(PMPI_Probe(peer, PAPCOLL__TAG_DATA, a->comm, &st))) != PAPCOLL_OK ||
+        (rc = PAPCOLL__ERR(PMPI_Get_count(&st, MPI_BYTE, &n))) != PAPCOLL_OK)
+        return rc;
+    if (n < 0 || (size_t)n > papcoll__sparse_bound(a->sig.count, a->sig.esize))
+        return PAPCOLL_ERR_TRUNCATE;
+    if ((rc = papcoll__recv_bytes(tmp, (size_t)n, peer, PAPCOLL__TAG_DATA, a->comm)) != PAPCOLL_OK)
+        return rc;
+    rc = papcoll__sparse_runs(tmp, (size_t)n, a->sig.count, a->sig.esize, combine_run, &r);
+    return rc < 0 ? PAPCOLL_ERR_TRUNCATE : rc;
+}
+
+/* Tree-dyn, whole values: report whenever idle, obey each ORDER.  With an
+ * identity (sparse.h) values travel run-length encoded, and tmp also holds
+ * the encoding of the value sent. */
+static int pair_participant(const papcoll__args_t *a, const void *id, int S, int tag)
 {
     int order[4], rc = PAPCOLL_OK;
-    char *acc = a->rank == a->root ? a->rbuf : malloc(a->bytes + 1), *tmp = malloc(a->bytes + 1);
+    size_t cap = papcoll__sparse_bound(a->sig.count, a->sig.esize) + 1;
+    char *acc = a->rank == a->root ? a->rbuf : malloc(a->bytes + 1), *tmp = malloc(cap);
 
     if (acc == NULL || tmp == NULL) {
         rc = PAPCOLL_ERR_NOMEM;
@@ -100,11 +148,13 @@ static int pair_participant(const papcoll__args_t *a, int S, int tag)
                 PAPCOLL_OK)
             break;
         if (order[0] == ORD_SEND) {
-            rc = papcoll__send_bytes(acc, a->bytes, order[1], PAPCOLL__TAG_DATA, a->comm);
+            size_t nb =
+                id == NULL ? a->bytes : papcoll__sparse_encode(acc, a->sig.count, a->sig.esize, id, tmp);
+
+            rc = papcoll__send_bytes(id == NULL ? acc : tmp, nb, order[1], PAPCOLL__TAG_DATA, a->comm);
             break;
         }
-        if ((rc = papcoll__recv_bytes(tmp, a->bytes, order[1], PAPCOLL__TAG_DATA, a->comm)) == PAPCOLL_OK)
-            rc = papcoll__red_combine(a, tmp, acc, a->sig.count, order[2]);
+        rc = take(a, id, tmp, acc, order[1], order[2]);
         if (order[3])
             break; /* the last pairing: acc is the result */
     }
@@ -187,10 +237,11 @@ int papcoll__red_dyn_participant(const papcoll__args_t *a, papcoll__dyn_policy_t
 {
     int tag = PAPCOLL__TAG_RED_READY + (a->site->plan.iter & 1), seg = papcoll__red_seg_elems(a);
     int S = (a->sig.count + seg - 1) / seg;
+    const void *id = identity_of(a);
 
-    if (policy == PAPCOLL__DYN_ANY && papcoll__dyn_streams(a->size, S))
+    if (id == NULL && policy == PAPCOLL__DYN_ANY && papcoll__dyn_streams(a->size, S))
         return stream_participant(a, S, tag);
-    return pair_participant(a, S, tag);
+    return pair_participant(a, id, id != NULL ? 1 : S, tag); /* sparse: whole values (1 reported) */
 }
 
 /* ------------------------------------------------------------ coordinator */

@@ -165,6 +165,20 @@ out:
     return rc;
 }
 
+/* Sends segment s (of S, seg elements each) of out to dst, dense, or with
+ * an identity encoded into enc (segment s at s (segment bytes + 4)). */
+static int send_seg(const papcoll__args_t *a, const void *id, const char *out, char *enc, int s, int S,
+                    int seg, int dst, MPI_Request *req)
+{
+    size_t es = a->sig.esize, sb = (size_t)seg * es, n = (size_t)(s < S - 1 ? seg : a->sig.count - s * seg);
+    char *buf = enc + (size_t)s * (sb + 4);
+
+    if (id == NULL)
+        return papcoll__isend_bytes(out + s * sb, n * es, dst, PAPCOLL__TAG_DATA, a->comm, req);
+    return papcoll__isend_bytes(buf, papcoll__sparse_encode(out + s * sb, n, es, id, buf), dst,
+                                PAPCOLL__TAG_DATA, a->comm, req);
+}
+
 /*
  * Streamed Tree-dyn, S segments: a non-root reports once, learns
  * where its input stream comes from (PAPCOLL__DYN_FROM; none for the first), then,
@@ -173,20 +187,27 @@ out:
  * destination is known; the root only receives (its PAPCOLL__DYN_FROM names the
  * last reporter).  All receives are posted at once (into a full-size
  * buffer), so segments that arrive before their combine wait in place.
+ * With an identity every segment travels encoded (its receive buffer has
+ * room for the dense form + 4 bytes).
  */
-static int stream_participant(const papcoll__args_t *a, int S, int tag)
+static int stream_participant(const papcoll__args_t *a, const void *id, int S, int tag)
 {
-    int root = a->rank == a->root, seg = papcoll__red_seg_elems(a), from, to = -1, sent = 0, flag, s;
+    int root = a->rank == a->root, seg = papcoll__red_seg_elems(a), from, to = -1, sent = 0, flag, s, got;
     int o1[4], o2[4], rc = PAPCOLL_OK;
-    size_t es = a->sig.esize, sb = (size_t)seg * es;
+    size_t es = a->sig.esize, sb = (size_t)seg * es, stride = id != NULL ? sb + 4 : sb;
     MPI_Request *rq = malloc((2 * (size_t)S + 1) * sizeof(*rq)); /* S receives, S sends, the TO order */
-    char *acc = NULL, *tmp = NULL;
+    char *acc = NULL, *tmp = NULL, *enc = NULL;
     const char *out = a->sbuf;
+    MPI_Status st;
 
     if (rq == NULL)
         return PAPCOLL_ERR_NOMEM;
     for (s = 0; s <= 2 * S; s++)
         rq[s] = MPI_REQUEST_NULL;
+    if (!root && id != NULL && (enc = malloc(a->bytes + 4 * (size_t)S + 1)) == NULL) {
+        rc = PAPCOLL_ERR_NOMEM;
+        goto out;
+    }
     if (!root && (rc = papcoll__send_bytes(&S, sizeof(S), a->root, tag, a->comm)) != PAPCOLL_OK)
         goto out;
     if ((rc = papcoll__recv_bytes(o1, sizeof(o1), a->root, PAPCOLL__TAG_RED_ORDER, a->comm)) != PAPCOLL_OK ||
@@ -195,40 +216,46 @@ static int stream_participant(const papcoll__args_t *a, int S, int tag)
         goto out;
     if ((from = o1[1]) >= 0) {
         acc = root ? a->rbuf : malloc(a->bytes + 1);
-        if (acc == NULL || (tmp = malloc(a->bytes + 1)) == NULL) {
+        if (acc == NULL || (tmp = malloc(a->bytes + (stride - sb) * (size_t)S + 1)) == NULL) {
             rc = PAPCOLL_ERR_NOMEM;
             goto out;
         }
         papcoll__copy(acc, a->sbuf, a->bytes);
         out = acc;
         for (s = 0; s < S && rc == PAPCOLL_OK; s++)
-            rc = papcoll__irecv_bytes(tmp + s * sb, s < S - 1 ? sb : a->bytes - s * sb, from,
-                                      PAPCOLL__TAG_DATA, a->comm, &rq[s]);
+            rc = papcoll__irecv_bytes(tmp + s * stride, (s < S - 1 ? sb : a->bytes - s * sb) + (stride - sb),
+                                      from, PAPCOLL__TAG_DATA, a->comm, &rq[s]);
     }
     for (s = 0; s < S && rc == PAPCOLL_OK; s++) {
         int n = s < S - 1 ? seg : a->sig.count - s * seg;
+        run_arg_t r = {a, acc + s * sb, 1};
 
-        if (from >= 0 && (rc = papcoll__waitall(1, &rq[s], MPI_STATUSES_IGNORE)) == PAPCOLL_OK)
-            rc = papcoll__red_combine(a, tmp + s * sb, acc + s * sb, n, 1);
+        if (from >= 0 && (rc = papcoll__waitall(1, &rq[s], &st)) == PAPCOLL_OK) {
+            if (id == NULL)
+                rc = papcoll__red_combine(a, tmp + s * stride, acc + s * sb, n, 1);
+            else if ((rc = PAPCOLL__ERR(PMPI_Get_count(&st, MPI_BYTE, &got))) == PAPCOLL_OK &&
+                     (rc = papcoll__sparse_runs(tmp + s * stride, (size_t)got, (size_t)n, es, combine_run,
+                                                &r)) < 0)
+                rc = PAPCOLL_ERR_TRUNCATE;
+        }
         if (rc == PAPCOLL_OK && !root && to < 0 &&
             (rc = PAPCOLL__ERR(PMPI_Test(&rq[2 * S], &flag, MPI_STATUS_IGNORE))) == PAPCOLL_OK && flag)
             to = o2[1];
         for (; rc == PAPCOLL_OK && to >= 0 && sent <= s; sent++)
-            rc = papcoll__isend_bytes(out + sent * sb, sent < S - 1 ? sb : a->bytes - sent * sb, to,
-                                      PAPCOLL__TAG_DATA, a->comm, &rq[S + sent]);
+            rc = send_seg(a, id, out, enc, sent, S, seg, to, &rq[S + sent]);
     }
     if (rc == PAPCOLL_OK && !root && to < 0 &&
         (rc = papcoll__waitall(1, &rq[2 * S], MPI_STATUSES_IGNORE)) == PAPCOLL_OK)
         to = o2[1];
     for (; rc == PAPCOLL_OK && !root && sent < S; sent++)
-        rc = papcoll__isend_bytes(out + sent * sb, sent < S - 1 ? sb : a->bytes - sent * sb, to,
-                                  PAPCOLL__TAG_DATA, a->comm, &rq[S + sent]);
+        rc = send_seg(a, id, out, enc, sent, S, seg, to, &rq[S + sent]);
     if (rc == PAPCOLL_OK)
         rc = papcoll__waitall(2 * S + 1, rq, MPI_STATUSES_IGNORE);
 out:
     if (acc != a->rbuf)
         free(acc);
     free(tmp);
+    free(enc);
     free(rq);
     return rc;
 }
@@ -239,9 +266,9 @@ int papcoll__red_dyn_participant(const papcoll__args_t *a, papcoll__dyn_policy_t
     int S = (a->sig.count + seg - 1) / seg;
     const void *id = identity_of(a);
 
-    if (id == NULL && policy == PAPCOLL__DYN_ANY && papcoll__dyn_streams(a->size, S))
-        return stream_participant(a, S, tag);
-    return pair_participant(a, id, id != NULL ? 1 : S, tag); /* sparse: whole values (1 reported) */
+    if (policy == PAPCOLL__DYN_ANY && papcoll__dyn_streams(a->size, S))
+        return stream_participant(a, id, S, tag);
+    return pair_participant(a, id, S, tag);
 }
 
 /* ------------------------------------------------------------ coordinator */

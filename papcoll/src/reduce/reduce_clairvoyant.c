@@ -70,6 +70,7 @@
 
 #include "reduce/engine.h"
 #include "sched/clairvoyant.h"
+#include "sparse.h"
 
 #define CV_MAX_PN (1 << 29)  /* the generator's P * N limit */
 #define CV_MAX_SPREAD 0x1p28 /* arrivals clipped to this many rounds (generator: 2^29) */
@@ -216,9 +217,12 @@ static int seg_lo(int count, int N, int s)
 typedef struct {
     const papcoll__args_t *a;
     const cv_t *c;
-    char *work, *tmp;    /* the vector, one received segment */
+    char *work, *tmp;    /* the vector, one received segment (sparse: its encoding) */
     unsigned char *held; /* [N] the rank holds the segment (it has not sent it away) */
     MPI_Request *sreq;   /* [N] the send of each segment, while in flight */
+    const void *id;      /* the site's identity (sparse.h), or NULL: dense segments */
+    char *enc;           /* sparse: the encoding of each segment in flight (segment s at s's
+                            offset + 4 s bytes) */
 } exec_t;
 
 static char *seg_at(const exec_t *e, int s)
@@ -229,6 +233,47 @@ static char *seg_at(const exec_t *e, int s)
 static int seg_n(const exec_t *e, int s)
 {
     return seg_lo(e->a->sig.count, e->c->N, s + 1) - seg_lo(e->a->sig.count, e->c->N, s);
+}
+
+/* Where the runs of a sparse segment go. */
+typedef struct {
+    const papcoll__args_t *a;
+    char *seg;
+} runs_t;
+
+static int combine_run(void *arg, size_t off, size_t len, char *data)
+{
+    const runs_t *r = arg;
+
+    return papcoll__reduce_local(r->a, data, r->seg + off * r->a->sig.esize, (int)len);
+}
+
+static int copy_run(void *arg, size_t off, size_t len, char *data)
+{
+    const runs_t *r = arg;
+
+    memcpy(r->seg + off * r->a->sig.esize, data, len * r->a->sig.esize);
+    return 0;
+}
+
+/* Sparse: receives segment s's encoding from src and combines it into
+ * place, or (back) makes it the segment: identity, then the runs. */
+static int take_sparse(exec_t *e, int s, int src, int back)
+{
+    const papcoll__args_t *a = e->a;
+    size_t es = a->sig.esize, n = (size_t)seg_n(e, s), i;
+    runs_t r = {a, seg_at(e, s)};
+    MPI_Status st;
+    int bytes = 0, rc;
+
+    if ((rc = PAPCOLL__ERR(PMPI_Recv(e->tmp, (int)papcoll__sparse_bound(n, es), MPI_BYTE, src,
+                                     PAPCOLL__TAG_DATA, a->comm, &st))) != PAPCOLL_OK ||
+        (rc = PAPCOLL__ERR(PMPI_Get_count(&st, MPI_BYTE, &bytes))) != PAPCOLL_OK)
+        return rc;
+    for (i = 0; back && i < n; i++)
+        memcpy(seg_at(e, s) + i * es, e->id, es);
+    rc = papcoll__sparse_runs(e->tmp, (size_t)bytes, n, es, back ? copy_run : combine_run, &r);
+    return rc < 0 ? PAPCOLL_ERR_TRUNCATE : rc;
 }
 
 /*
@@ -246,8 +291,16 @@ static int round_of(exec_t *e, const papcoll__cv_xfer_t *snd, const papcoll__cv_
 
     if (snd) {
         s = snd->segment;
-        rc = papcoll__isend_bytes(seg_at(e, s), (size_t)seg_n(e, s) * a->sig.esize, snd->receiver,
-                                  PAPCOLL__TAG_DATA, a->comm, &e->sreq[s]);
+        if (e->id == NULL) {
+            rc = papcoll__isend_bytes(seg_at(e, s), (size_t)seg_n(e, s) * a->sig.esize, snd->receiver,
+                                      PAPCOLL__TAG_DATA, a->comm, &e->sreq[s]);
+        } else {
+            char *buf = e->enc + (size_t)seg_lo(a->sig.count, e->c->N, s) * a->sig.esize + 4 * (size_t)s;
+
+            rc = papcoll__isend_bytes(
+                buf, papcoll__sparse_encode(seg_at(e, s), (size_t)seg_n(e, s), a->sig.esize, e->id, buf),
+                snd->receiver, PAPCOLL__TAG_DATA, a->comm, &e->sreq[s]);
+        }
         e->held[s] = 0;
     }
     if (rc != PAPCOLL_OK || rcv == NULL)
@@ -255,11 +308,14 @@ static int round_of(exec_t *e, const papcoll__cv_xfer_t *snd, const papcoll__cv_
     s = rcv->segment;
     if (!e->held[s]) { /* it comes back to this sink */
         if ((rc = PAPCOLL__ERR(PMPI_Wait(&e->sreq[s], MPI_STATUS_IGNORE))) == PAPCOLL_OK)
-            rc = papcoll__recv_bytes(seg_at(e, s), (size_t)seg_n(e, s) * a->sig.esize, rcv->sender,
-                                     PAPCOLL__TAG_DATA, a->comm);
+            rc = e->id != NULL ? take_sparse(e, s, rcv->sender, 1)
+                               : papcoll__recv_bytes(seg_at(e, s), (size_t)seg_n(e, s) * a->sig.esize,
+                                                     rcv->sender, PAPCOLL__TAG_DATA, a->comm);
         e->held[s] = 1;
         return rc;
     }
+    if (e->id != NULL)
+        return take_sparse(e, s, rcv->sender, 0);
     rc = papcoll__recv_bytes(e->tmp, (size_t)seg_n(e, s) * a->sig.esize, rcv->sender, PAPCOLL__TAG_DATA,
                              a->comm);
     return rc == PAPCOLL_OK ? papcoll__reduce_local(a, e->tmp, seg_at(e, s), seg_n(e, s)) : rc;
@@ -276,12 +332,14 @@ int papcoll_reduce_clairvoyant(const papcoll__args_t *a)
     if (a->bytes == 0)
         return PAPCOLL_OK;
     if (a->plan->xowner != &owner || !c->valid)
-        return PAPCOLL_ERR_NOMEM; /* this rank could not build the schedule */
-    smax = (size_t)(a->sig.count / c->N + 1) * a->sig.esize;
+        return PAPCOLL_ERR_NOMEM;                                /* this rank could not build the schedule */
+    smax = (size_t)(a->sig.count / c->N + 1) * a->sig.esize + 4; /* + 4: a sparse encoding */
+    e.id = a->site->identity != NULL && a->site->identity_bytes == a->sig.esize ? a->site->identity : NULL;
     e.work = me == a->root ? a->rbuf : malloc(a->bytes + 1);
     e.tmp = malloc(smax + (size_t)c->N + 1);
     e.sreq = malloc((size_t)c->N * sizeof(MPI_Request));
-    if (e.work == NULL || e.tmp == NULL || e.sreq == NULL) {
+    e.enc = e.id != NULL ? malloc(a->bytes + 4 * (size_t)c->N + 1) : NULL;
+    if (e.work == NULL || e.tmp == NULL || e.sreq == NULL || (e.id != NULL && e.enc == NULL)) {
         rc = PAPCOLL_ERR_NOMEM;
         goto out;
     }
@@ -303,5 +361,6 @@ out:
         free(e.work);
     free(e.tmp);
     free(e.sreq);
+    free(e.enc);
     return rc;
 }

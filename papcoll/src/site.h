@@ -35,7 +35,7 @@ enum {
     PAPCOLL__TAG_RED_RESULT = 9, /* reduce: the result, from a tree's root to the call's root */
     PAPCOLL__TAG_RED_READY = 10, /* reduce, arrival-driven: "idle", to the coordinator (10, 11: call parity) */
     PAPCOLL__TAG_RED_ORDER = 12, /* reduce, arrival-driven: the coordinator's instruction */
-    PAPCOLL__TAG_FLUSH = 13      /* sorted_ring, streamed treedyn: the end of a stream (empty, synchronous) */
+    PAPCOLL__TAG_FLUSH = 13      /* sorted_ring: the end of a stream (empty, synchronous) */
 };
 
 /* One rank's contribution to an exchange. */

@@ -26,14 +26,7 @@
  *     chain in report order: each gets FROM (whose stream it takes, none
  *     for the first) and, when the next reporter comes, TO; the root only
  *     FROM the last.  The first READY's segment count (the same on every
- *     rank) tells the coordinator which rules apply.  Each stream ends
- *     with an empty synchronous send (PAPCOLL__TAG_FLUSH) that the sender
- *     waits for before it returns: without it, in the PIC proxy 8 to 14 of
- *     60 compositing calls took 200-380 ms instead of about 50 (as
- *     sorted_ring's did, allreduce_sorted_ring.c).  The likely cause: Open
- *     MPI completes an eager send once its data is copied into the TCP
- *     transport's queue, so a sender can return and compute while the end
- *     of its stream waits in that queue for its next MPI call.
+ *     rank) tells the coordinator which rules apply.
  * In all the root never sends: a pairing that involves the root's value
  * makes the root receive.  The root's value is thus alive to the end and
  * the last pairing, between it and the one other value left, ends at the
@@ -202,15 +195,14 @@ static int stream_participant(const papcoll__args_t *a, const void *id, int S, i
     int root = a->rank == a->root, seg = papcoll__red_seg_elems(a), from, to = -1, sent = 0, flag, s, got;
     int o1[4], o2[4], rc = PAPCOLL_OK;
     size_t es = a->sig.esize, sb = (size_t)seg * es, stride = id != NULL ? sb + 4 : sb;
-    /* S receives, S sends, the TO order, the end of the output and of the input stream */
-    MPI_Request *rq = malloc((2 * (size_t)S + 3) * sizeof(*rq));
+    MPI_Request *rq = malloc((2 * (size_t)S + 1) * sizeof(*rq)); /* S receives, S sends, the TO order */
     char *acc = NULL, *tmp = NULL, *enc = NULL;
     const char *out = a->sbuf;
     MPI_Status st;
 
     if (rq == NULL)
         return PAPCOLL_ERR_NOMEM;
-    for (s = 0; s < 2 * S + 3; s++)
+    for (s = 0; s <= 2 * S; s++)
         rq[s] = MPI_REQUEST_NULL;
     if (!root && id != NULL && (enc = malloc(a->bytes + 4 * (size_t)S + 1)) == NULL) {
         rc = PAPCOLL_ERR_NOMEM;
@@ -233,8 +225,6 @@ static int stream_participant(const papcoll__args_t *a, const void *id, int S, i
         for (s = 0; s < S && rc == PAPCOLL_OK; s++)
             rc = papcoll__irecv_bytes(tmp + s * stride, (s < S - 1 ? sb : a->bytes - s * sb) + (stride - sb),
                                       from, PAPCOLL__TAG_DATA, a->comm, &rq[s]);
-        if (rc == PAPCOLL_OK)
-            rc = papcoll__irecv_bytes(NULL, 0, from, PAPCOLL__TAG_FLUSH, a->comm, &rq[2 * S + 2]);
     }
     for (s = 0; s < S && rc == PAPCOLL_OK; s++) {
         int n = s < S - 1 ? seg : a->sig.count - s * seg;
@@ -259,10 +249,8 @@ static int stream_participant(const papcoll__args_t *a, const void *id, int S, i
         to = o2[1];
     for (; rc == PAPCOLL_OK && !root && sent < S; sent++)
         rc = send_seg(a, id, out, enc, sent, S, seg, to, &rq[S + sent]);
-    if (rc == PAPCOLL_OK && !root) /* the end of the stream (file comment) */
-        rc = PAPCOLL__ERR(PMPI_Issend(NULL, 0, MPI_BYTE, to, PAPCOLL__TAG_FLUSH, a->comm, &rq[2 * S + 1]));
     if (rc == PAPCOLL_OK)
-        rc = papcoll__waitall(2 * S + 3, rq, MPI_STATUSES_IGNORE);
+        rc = papcoll__waitall(2 * S + 1, rq, MPI_STATUSES_IGNORE);
 out:
     if (acc != a->rbuf)
         free(acc);

@@ -27,6 +27,10 @@
  *     for the first) and, when the next reporter comes, TO; the root only
  *     FROM the last.  The first READY's segment count (the same on every
  *     rank) tells the coordinator which rules apply.
+ * SPARSE (both policies, both modes): with the site's identity (sparse.h)
+ *   values and segments travel run-length encoded around it; a whole
+ *   value's receiver learns its size with MPI_Probe, a segment's receive
+ *   has room for the dense size + 4 bytes.
  * In all the root never sends: a pairing that involves the root's value
  * makes the root receive.  The root's value is thus alive to the end and
  * the last pairing, between it and the one other value left, ends at the

@@ -34,7 +34,10 @@
  * posted: no deadlock).  Partials
  * are combined in schedule order: COMMUTATIVE_ONLY (falls back to
  * rabenseifner); for a given schedule the bracketing is fixed, so results
- * repeat bit for bit.
+ * repeat bit for bit.  SPARSE: with the site's identity (sparse.h) each
+ * segment travels run-length encoded (one encoding buffer per segment in
+ * flight; receives take up to the dense size + 4 bytes), and a segment
+ * that comes back to its sink is rebuilt from the identity and its runs.
  *
  *   P = N = 4, root 0, segments a b c d; the fast generator's schedule
  *   (bin/papcoll-sched --procs 4 --segments 4), rounds 0..4:
@@ -52,7 +55,7 @@
  * imbalance plus a 2-way reduction: Marendic Prop. 3.7).  Generation: O(P
  * log P + R_sum W min(|G|, log P)) (cv_fast.c), only when the key changes.
  * Memory: the vector (root: its receive buffer), one segment, N flags and
- * N send requests;
+ * N send requests (sparse: one more vector, the encodings);
  * the plan: the schedule (about (P-1) N transfers of 16 bytes, the same on
  * every rank) and its index (8 bytes per transfer).
  * NOMEM: the plan data is allocated on the site's first plan; the generator

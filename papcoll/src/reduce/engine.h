@@ -29,6 +29,17 @@
  */
 int papcoll__red_combine(const papcoll__args_t *a, char *x, char *acc, int n, int x_left);
 
+/* The site's identity element (papcoll_site_set_identity, sparse.h) when
+ * this call can use it (same element size, count > 0), else NULL. */
+const void *papcoll__red_identity(const papcoll__args_t *a);
+
+/* Like papcoll__red_combine, with x the sparse encoding (sparse.h, bytes
+ * long) of n elements: combines its runs into acc, where the elements left
+ * out are the identity.  PAPCOLL_ERR_TRUNCATE for a message that is not a
+ * valid encoding.  x may be overwritten. */
+int papcoll__red_combine_sparse(const papcoll__args_t *a, char *x, size_t bytes, char *acc, int n,
+                                int x_left);
+
 /* Elements per segment: ctx->segment_bytes rounded down to whole elements
  * (at least one). */
 int papcoll__red_seg_elems(const papcoll__args_t *a);

@@ -88,31 +88,9 @@ int papcoll__plan_red_dyn(papcoll__plan_t *plan, const papcoll__plan_in_t *in)
 
 /* ------------------------------------------------------------ participant */
 
-/* The site's identity element when this call can use it (sparse.h), else NULL. */
-static const void *identity_of(const papcoll__args_t *a)
-{
-    const papcoll_site_t *s = a->site;
-
-    return s->identity != NULL && s->identity_bytes == a->sig.esize && a->sig.count > 0 ? s->identity : NULL;
-}
-
-typedef struct {
-    const papcoll__args_t *a;
-    char *acc;
-    int left;
-} run_arg_t;
-
-static int combine_run(void *arg, size_t off, size_t len, char *data)
-{
-    run_arg_t *r = arg;
-
-    return papcoll__red_combine(r->a, data, r->acc + off * r->a->sig.esize, (int)len, r->left);
-}
-
 /* Receives peer's value (sparse-encoded when id != NULL) and combines it into acc. */
 static int take(const papcoll__args_t *a, const void *id, char *tmp, char *acc, int peer, int left)
 {
-    run_arg_t r = {a, acc, left};
     MPI_Status st;
     int n = 0, rc;
 
@@ -128,8 +106,7 @@ static int take(const papcoll__args_t *a, const void *id, char *tmp, char *acc, 
         return PAPCOLL_ERR_TRUNCATE;
     if ((rc = papcoll__recv_bytes(tmp, (size_t)n, peer, PAPCOLL__TAG_DATA, a->comm)) != PAPCOLL_OK)
         return rc;
-    rc = papcoll__sparse_runs(tmp, (size_t)n, a->sig.count, a->sig.esize, combine_run, &r);
-    return rc < 0 ? PAPCOLL_ERR_TRUNCATE : rc;
+    return papcoll__red_combine_sparse(a, tmp, (size_t)n, acc, a->sig.count, left);
 }
 
 /* Tree-dyn, whole values: report whenever idle, obey each ORDER.  With an
@@ -169,12 +146,18 @@ out:
     return rc;
 }
 
+/* Elements of segment s of S (seg each, the last the rest). */
+static int seg_len(const papcoll__args_t *a, int seg, int S, int s)
+{
+    return s < S - 1 ? seg : a->sig.count - s * seg;
+}
+
 /* Sends segment s (of S, seg elements each) of out to dst, dense, or with
  * an identity encoded into enc (segment s at s (segment bytes + 4)). */
 static int send_seg(const papcoll__args_t *a, const void *id, const char *out, char *enc, int s, int S,
                     int seg, int dst, MPI_Request *req)
 {
-    size_t es = a->sig.esize, sb = (size_t)seg * es, n = (size_t)(s < S - 1 ? seg : a->sig.count - s * seg);
+    size_t es = a->sig.esize, sb = (size_t)seg * es, n = (size_t)seg_len(a, seg, S, s);
     char *buf = enc + (size_t)s * (sb + 4);
 
     if (id == NULL)
@@ -227,20 +210,17 @@ static int stream_participant(const papcoll__args_t *a, const void *id, int S, i
         papcoll__copy(acc, a->sbuf, a->bytes);
         out = acc;
         for (s = 0; s < S && rc == PAPCOLL_OK; s++)
-            rc = papcoll__irecv_bytes(tmp + s * stride, (s < S - 1 ? sb : a->bytes - s * sb) + (stride - sb),
+            rc = papcoll__irecv_bytes(tmp + s * stride, (size_t)seg_len(a, seg, S, s) * es + (stride - sb),
                                       from, PAPCOLL__TAG_DATA, a->comm, &rq[s]);
     }
     for (s = 0; s < S && rc == PAPCOLL_OK; s++) {
-        int n = s < S - 1 ? seg : a->sig.count - s * seg;
-        run_arg_t r = {a, acc + s * sb, 1};
+        int n = seg_len(a, seg, S, s);
 
         if (from >= 0 && (rc = papcoll__waitall(1, &rq[s], &st)) == PAPCOLL_OK) {
             if (id == NULL)
                 rc = papcoll__red_combine(a, tmp + s * stride, acc + s * sb, n, 1);
-            else if ((rc = PAPCOLL__ERR(PMPI_Get_count(&st, MPI_BYTE, &got))) == PAPCOLL_OK &&
-                     (rc = papcoll__sparse_runs(tmp + s * stride, (size_t)got, (size_t)n, es, combine_run,
-                                                &r)) < 0)
-                rc = PAPCOLL_ERR_TRUNCATE;
+            else if ((rc = PAPCOLL__ERR(PMPI_Get_count(&st, MPI_BYTE, &got))) == PAPCOLL_OK)
+                rc = papcoll__red_combine_sparse(a, tmp + s * stride, (size_t)got, acc + s * sb, n, 1);
         }
         if (rc == PAPCOLL_OK && !root && to < 0 &&
             (rc = PAPCOLL__ERR(PMPI_Test(&rq[2 * S], &flag, MPI_STATUS_IGNORE))) == PAPCOLL_OK && flag)
@@ -268,7 +248,7 @@ int papcoll__red_dyn_participant(const papcoll__args_t *a, papcoll__dyn_policy_t
 {
     int tag = PAPCOLL__TAG_RED_READY + (a->site->plan.iter & 1), seg = papcoll__red_seg_elems(a);
     int S = (a->sig.count + seg - 1) / seg;
-    const void *id = identity_of(a);
+    const void *id = papcoll__red_identity(a);
 
     if (policy == PAPCOLL__DYN_ANY && papcoll__dyn_streams(a->size, S))
         return stream_participant(a, id, S, tag);

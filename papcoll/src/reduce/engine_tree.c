@@ -32,6 +32,7 @@
 #include <stdlib.h>
 
 #include "reduce/engine.h"
+#include "sparse.h"
 
 int papcoll__red_combine(const papcoll__args_t *a, char *x, char *acc, int n, int x_left)
 {
@@ -42,6 +43,34 @@ int papcoll__red_combine(const papcoll__args_t *a, char *x, char *acc, int n, in
     if ((rc = papcoll__reduce_local(a, acc, x, n)) == PAPCOLL_OK)
         papcoll__copy(acc, x, (size_t)n * a->sig.esize);
     return rc;
+}
+
+const void *papcoll__red_identity(const papcoll__args_t *a)
+{
+    const papcoll_site_t *s = a->site;
+
+    return s->identity != NULL && s->identity_bytes == a->sig.esize && a->sig.count > 0 ? s->identity : NULL;
+}
+
+typedef struct {
+    const papcoll__args_t *a;
+    char *acc;
+    int left;
+} run_arg_t;
+
+static int combine_run(void *arg, size_t off, size_t len, char *data)
+{
+    run_arg_t *r = arg;
+
+    return papcoll__red_combine(r->a, data, r->acc + off * r->a->sig.esize, (int)len, r->left);
+}
+
+int papcoll__red_combine_sparse(const papcoll__args_t *a, char *x, size_t bytes, char *acc, int n, int x_left)
+{
+    run_arg_t r = {a, acc, x_left};
+    int rc = papcoll__sparse_runs(x, bytes, (size_t)n, a->sig.esize, combine_run, &r);
+
+    return rc < 0 ? PAPCOLL_ERR_TRUNCATE : rc;
 }
 
 int papcoll__red_seg_elems(const papcoll__args_t *a)

@@ -238,18 +238,11 @@ static int seg_n(const exec_t *e, int s)
     return seg_lo(e->a->sig.count, e->c->N, s + 1) - seg_lo(e->a->sig.count, e->c->N, s);
 }
 
-/* Where the runs of a sparse segment go. */
+/* Where the runs of a sparse segment that comes back go. */
 typedef struct {
     const papcoll__args_t *a;
     char *seg;
 } runs_t;
-
-static int combine_run(void *arg, size_t off, size_t len, char *data)
-{
-    const runs_t *r = arg;
-
-    return papcoll__reduce_local(r->a, data, r->seg + off * r->a->sig.esize, (int)len);
-}
 
 static int copy_run(void *arg, size_t off, size_t len, char *data)
 {
@@ -273,9 +266,11 @@ static int take_sparse(exec_t *e, int s, int src, int back)
                                      PAPCOLL__TAG_DATA, a->comm, &st))) != PAPCOLL_OK ||
         (rc = PAPCOLL__ERR(PMPI_Get_count(&st, MPI_BYTE, &bytes))) != PAPCOLL_OK)
         return rc;
-    for (i = 0; back && i < n; i++)
+    if (!back)
+        return papcoll__red_combine_sparse(a, e->tmp, (size_t)bytes, seg_at(e, s), (int)n, 1);
+    for (i = 0; i < n; i++)
         memcpy(seg_at(e, s) + i * es, e->id, es);
-    rc = papcoll__sparse_runs(e->tmp, (size_t)bytes, n, es, back ? copy_run : combine_run, &r);
+    rc = papcoll__sparse_runs(e->tmp, (size_t)bytes, n, es, copy_run, &r);
     return rc < 0 ? PAPCOLL_ERR_TRUNCATE : rc;
 }
 
@@ -337,7 +332,7 @@ int papcoll_reduce_clairvoyant(const papcoll__args_t *a)
     if (a->plan->xowner != &owner || !c->valid)
         return PAPCOLL_ERR_NOMEM;                                /* this rank could not build the schedule */
     smax = (size_t)(a->sig.count / c->N + 1) * a->sig.esize + 4; /* + 4: a sparse encoding */
-    e.id = a->site->identity != NULL && a->site->identity_bytes == a->sig.esize ? a->site->identity : NULL;
+    e.id = papcoll__red_identity(a);
     e.work = me == a->root ? a->rbuf : malloc(a->bytes + 1);
     e.tmp = malloc(smax + (size_t)c->N + 1);
     e.sreq = malloc((size_t)c->N * sizeof(MPI_Request));

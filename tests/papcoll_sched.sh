@@ -59,7 +59,7 @@ check_format() {
 if ! "$PS" --help >"$TMP/help" 2>&1 || ! grep -q '^usage: papcoll-sched' "$TMP/help"; then
     fail "--help failed"
 fi
-for opt in pat pat-file procs segments round-time root impl bench instances max-p seed json help; do
+for opt in pat pat-file procs segments round-time root impl elide bench instances max-p seed json help; do
     grep -q -- "--$opt " "$TMP/help" || fail "--help does not list --$opt"
 done
 
@@ -113,6 +113,18 @@ grep -q '^# clairvoyant P=8 N=5 d=1 root=3 rounds=7 impl=fast$' "$TMP/bal" || fa
     fail "P=1: $(cat "$TMP/one")"
 "$PS" --pat 0,0.1,0.3 --round-time 0.1 >"$TMP/d" && grep -q ' d=0.1 ' "$TMP/d" || fail "d printed as $(head -1 "$TMP/d")"
 
+# --elide: what the reduce executes.  Balanced P = 8, N = 5: the root only
+# receives and every contribution moves once, (P - 1) N = 35 transfers in the
+# same 7 rounds; the late rank of a = (0, 0, 0, 9) streams to the root.
+"$PS" --procs 8 --segments 5 --root 3 --elide >"$TMP/el" || fail "--elide exited $?"
+check_format "$TMP/el" >"$TMP/why" || fail "--elide: $(cat "$TMP/why")"
+[[ $(head -1 "$TMP/el") == "$(head -1 "$TMP/bal")" && $(grep -c '^[0-9]' "$TMP/el") -eq 35 ]] ||
+    fail "--elide balanced: $(head -1 "$TMP/el"), $(grep -c '^[0-9]' "$TMP/el") transfers"
+awk '!/^#/ && $2 == 3 { bad = 1 } END { exit bad }' "$TMP/el" || fail "--elide balanced: the root sends"
+"$PS" --pat 0,0,0,9 --segments 4 --elide | grep '^[0-9]* 3 ' >"$TMP/late" || fail "--elide late rank exited"
+[[ $(tr '\n' ';' <"$TMP/late") == "8 3 0 0;9 3 0 1;10 3 0 2;11 3 0 3;" ]] ||
+    fail "--elide late rank: $(tr '\n' ';' <"$TMP/late")"
+
 # Rejected input: one line each, exit 2.
 printf '0 1\n2 x\n' >"$TMP/bad.txt"
 expect_error "--pat has 2 arrival times, but --procs is 3" --pat 0,1 --procs 3
@@ -134,6 +146,7 @@ expect_error "give the arrival times" --segments 4
 expect_error "exclude each other" --pat 0 --pat-file "$TMP/pat.txt"
 expect_error "belong to --bench" --procs 3 --instances 4
 expect_error "--bench draws its own instances" --bench --procs 4
+expect_error "--bench draws its own instances" --bench --elide
 expect_error "unknown option '--frob'" --procs 3 --frob
 
 # A tiny benchmark: both generators, every schedule valid.

@@ -151,6 +151,98 @@ static void test_hand(void)
     }
 }
 
+/* ---- bounce elision (cv_elide.c) ---- */
+
+/* clang-format off */
+static const hand_t elided[] = {
+    /* "late root" above: 1 -> 2 of segment 1 comes straight back, and so
+     * does the root's 0 -> 1; both stay where they were. */
+    {"late root a=(5,0,0)",
+     3, 2, 0, 1.0, {5, 0, 0}, 6, 4,
+     {{0, 2, 1, 0}, {1, 2, 1, 1}, {4, 1, 0, 0}, {5, 1, 0, 1}}},
+    /* reduce_clairvoyant.c's example: the late rank 3 no longer gets the
+     * root's b, c, d to send them back; it streams a..d to the root. */
+    {"late rank a=(0,0,0,9)",
+     4, 4, 0, 1.0, {0, 0, 0, 9}, 12, 15,
+     {{0, 1, 0, 0}, {0, 0, 1, 1},
+      {1, 2, 0, 0}, {1, 0, 1, 2}, {1, 1, 2, 1},
+      {2, 2, 0, 1}, {2, 0, 1, 3}, {2, 1, 2, 2},
+      {3, 2, 0, 2}, {3, 1, 2, 3},
+      {4, 2, 0, 3},
+      {8, 3, 0, 0}, {9, 3, 0, 1}, {10, 3, 0, 2}, {11, 3, 0, 3}}},
+};
+/* clang-format on */
+
+/* Schedules no generator makes (one segment, all arriving at 0), with what
+ * elision must leave of them: a return that would carry nothing, and a
+ * sink that gave its partial away again before it came back. */
+typedef struct {
+    const char *name;
+    int P, root, n, kept;
+    xfer_t x[8];
+    int keep[8]; /* the transfers elision keeps, in order */
+} made_t;
+
+/* clang-format off */
+static const made_t made[] = {
+    /* rank 1 holds only rank 0's partial when it sends it back: both go,
+     * and rank 0 still sends its own partial on */
+    {"empty return", 4, 3, 5, 3,
+     {{0, 1, 2, 0}, {1, 0, 1, 0}, {2, 1, 0, 0}, {3, 0, 3, 0}, {4, 2, 3, 0}}, {0, 3, 4}},
+    /* rank 1 passes rank 0's partial to the root before sending back to 0
+     * what it got later: not a bounce */
+    {"passed on", 4, 3, 6, 6,
+     {{0, 1, 2, 0}, {1, 0, 1, 0}, {2, 1, 3, 0}, {3, 2, 1, 0}, {4, 1, 0, 0}, {5, 0, 3, 0}}, {0, 1, 2, 3, 4, 5}},
+};
+/* clang-format on */
+
+static void test_elide_made(void)
+{
+    sched_t s;
+    char why[256];
+    size_t c;
+    int t, ok;
+
+    unit_name = "test_clairvoyant elide made";
+    for (c = 0; c < sizeof(made) / sizeof(made[0]); c++) {
+        const made_t *m = &made[c];
+        xfer_t x[8];
+        memcpy(x, m->x, sizeof x);
+        s = (sched_t){.P = m->P, .N = 1, .root = m->root, .d = 1.0, .n = m->n, .x = x};
+        s.rounds = x[m->n - 1].round + 1;
+        if (!check(papcoll__cv_check(&s, NULL, why, sizeof why) == 0, "%s: input invalid: %s", m->name, why))
+            continue;
+        ok = check(papcoll__cv_elide(&s) == 0, "%s: elision failed", m->name);
+        ok = ok && check(s.n == m->kept, "%s: %d transfers kept, expected %d", m->name, s.n, m->kept);
+        for (t = 0; ok && t < s.n; t++)
+            ok = check(memcmp(&s.x[t], &m->x[m->keep[t]], sizeof(xfer_t)) == 0, "%s: transfer %d differs",
+                       m->name, t);
+        check(papcoll__cv_check(&s, NULL, why, sizeof why) == 0, "%s: elided schedule: %s", m->name, why);
+    }
+}
+
+static void test_elide_hand(void)
+{
+    sched_t s, want;
+    char why[256];
+    size_t c;
+
+    unit_name = "test_clairvoyant elide";
+    for (c = 0; c < sizeof(elided) / sizeof(elided[0]); c++) {
+        const hand_t *h = &elided[c];
+        want = (sched_t){.n = h->n, .x = (xfer_t *)h->x};
+        if (!check(papcoll__cv_fast(h->P, h->N, h->d, h->root, h->pat, &s) == 0, "%s: generation", h->name))
+            continue;
+        check(papcoll__cv_elide(&s) == 0, "%s: elision failed", h->name);
+        check(s.rounds == h->rounds && s.n == h->n, "%s: %d rounds, %d transfers; expected %d, %d", h->name,
+              s.rounds, s.n, h->rounds, h->n);
+        check(s.n == h->n && memcmp(s.x, h->x, (size_t)h->n * sizeof(*s.x)) == 0, "%s: transfer %d differs",
+              h->name, first_diff(&s, &want));
+        check(papcoll__cv_check(&s, h->pat, why, sizeof why) == 0, "%s: checker says %s", h->name, why);
+        papcoll__cv_free(&s);
+    }
+}
+
 /* ---- reference == fast on random instances (Proficz Sect. 5.7) ---- */
 
 typedef enum { UNIFORM, SKEWED } setup_t;
@@ -168,6 +260,52 @@ static double draw(setup_t setup, int P, int N, double *pat, int *root)
         pat[P - 1] = N;
     *root = setup == UNIFORM ? (int)(rnd() % (uint64_t)P) : 0;
     return 0.001 + 0.999 * rnd_unit();
+}
+
+/* Index of a transfer a -> b of segment s whose return b -> a is b's next
+ * send of s, a not sending s in between (a bounce papcoll__cv_elide should
+ * have dropped), or -1. */
+static int find_bounce(const sched_t *s)
+{
+    int t, u, v, back;
+
+    for (t = 0; t < s->n; t++) {
+        const xfer_t *x = &s->x[t];
+        for (back = 1, u = t + 1; u < s->n; u++)
+            if (s->x[u].segment == x->segment && s->x[u].sender == x->receiver)
+                break;
+        if (u == s->n || s->x[u].receiver != x->sender)
+            continue;
+        for (v = t + 1; v < u; v++)
+            back &= !(s->x[v].segment == x->segment && s->x[v].sender == x->sender);
+        if (back)
+            return t;
+    }
+    return -1;
+}
+
+/* Elides a copy of s (generated for pat) and checks the result: valid, no
+ * longer, no transfer added, no bounce left; returns 1 if all went well and
+ * the number of transfers left in *n. */
+static int elided_ok(const sched_t *s, const double *pat, const char *what, int *n)
+{
+    sched_t e = *s;
+    char why[256];
+    int ok, bounce;
+
+    e.x = malloc((size_t)(s->n + 1) * sizeof(*s->x));
+    if (!check(e.x != NULL, "out of memory"))
+        return 0;
+    memcpy(e.x, s->x, (size_t)s->n * sizeof(*s->x));
+    ok = check(papcoll__cv_elide(&e) == 0, "%s: elision failed", what);
+    ok = ok && check(papcoll__cv_check(&e, pat, why, sizeof why) == 0, "%s: elided schedule: %s", what, why);
+    ok = ok && check(e.n <= s->n && e.rounds <= s->rounds, "%s: elision grew %d/%d transfers, %d/%d rounds",
+                     what, e.n, s->n, e.rounds, s->rounds);
+    bounce = ok ? find_bounce(&e) : -1;
+    ok = ok && check(bounce < 0, "%s: bounce left at transfer %d", what, bounce);
+    *n = e.n;
+    free(e.x);
+    return ok;
 }
 
 /* Generates with the given implementations (both: compares them) and checks
@@ -197,6 +335,10 @@ static int one_instance(setup_t setup, int P, int N, int with_reference)
         rc1 = papcoll__cv_check(&fast, pat, why, sizeof why);
         ok = check(rc1 == 0, "%s P=%d N=%d d=%.17g root=%d: checker says %s", setup_name[setup], P, N, d,
                    root, why);
+    }
+    if (ok) {
+        snprintf(why, sizeof why, "%s P=%d N=%d d=%.17g root=%d", setup_name[setup], P, N, d, root);
+        ok = elided_ok(&fast, pat, why, &rc1);
     }
     papcoll__cv_free(&ref);
     papcoll__cv_free(&fast);
@@ -273,6 +415,12 @@ static void test_balanced(void)
             if (P <= 129 || N <= 33) {
                 rc = papcoll__cv_check(&s, NULL, why, sizeof why);
                 check(rc == 0, "P=%d N=%d: checker says %s", P, N, why);
+                snprintf(why, sizeof why, "balanced P=%d N=%d", P, N);
+                /* P a power of two: each contribution moves once (others keep
+                 * partials that return by longer paths, cv_elide.c) */
+                if (elided_ok(&s, NULL, why, &rc) && (P & (P - 1)) == 0)
+                    check(rc == (P - 1) * N, "%s: %d transfers elided, expected (P-1) N = %d", why, rc,
+                          (P - 1) * N);
             }
             papcoll__cv_free(&s);
             cases++;
@@ -501,6 +649,8 @@ int main(void)
     double t0 = now();
 
     test_hand();
+    test_elide_hand();
+    test_elide_made();
     test_input();
     test_index_and_determinism();
     test_checker_catches();

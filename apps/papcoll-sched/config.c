@@ -18,6 +18,7 @@ enum {
     OPT_ROUND_TIME,
     OPT_ROOT,
     OPT_IMPL,
+    OPT_ELIDE,
     OPT_BENCH,
     OPT_INSTANCES,
     OPT_MAX_P,
@@ -36,6 +37,10 @@ static cli_option_t options[OPT_COUNT] = {
     [OPT_ROUND_TIME] = {"round-time", "D", "time of one round, in the PAT's unit (default 1)", NULL},
     [OPT_ROOT] = {"root", "R", "root rank (default 0)", NULL},
     [OPT_IMPL] = {"impl", "NAME", "generator: reference (Listing 2) or fast (Listing 8, default)", NULL},
+    [OPT_ELIDE] = {"elide", NULL,
+                   "print the schedule the reduce executes: without bounces (a sink lending a partial "
+                   "that only comes back to it)",
+                   NULL},
     [OPT_BENCH] = {"bench", NULL, "time reference against fast (Proficz 2020, Table 1) instead", NULL},
     [OPT_INSTANCES] = {"instances", "K", "--bench: random instances per cell (default 10; the paper: 250)",
                        NULL},
@@ -49,7 +54,7 @@ void config_usage(FILE *f)
 {
     fprintf(f,
             "usage: papcoll-sched (--pat A0,A1,... | --pat-file FILE | --procs P) [--segments N]\n"
-            "                     [--round-time D] [--root R] [--impl reference|fast]\n"
+            "                     [--round-time D] [--root R] [--impl reference|fast] [--elide]\n"
             "       papcoll-sched --bench [--instances K] [--max-p P] [--seed S] [--json FILE]\n\n"
             "Prints the Clairvoyant reduce schedule (Marendic 2016; Proficz 2020) for the given\n"
             "arrival times:\n"
@@ -169,7 +174,7 @@ static int parse_bench(sched_config_t *cfg, char *err, size_t errlen)
 {
     if (options[OPT_PAT].value || options[OPT_PAT_FILE].value || options[OPT_PROCS].value ||
         options[OPT_SEGMENTS].value || options[OPT_ROUND_TIME].value || options[OPT_ROOT].value ||
-        options[OPT_IMPL].value) {
+        options[OPT_IMPL].value || options[OPT_ELIDE].value) {
         snprintf(err, errlen,
                  "--bench draws its own instances and runs both generators: it takes only "
                  "--instances, --max-p, --seed and --json");
@@ -236,6 +241,7 @@ static int parse_one(sched_config_t *cfg, char *err, size_t errlen)
         snprintf(err, errlen, "--round-time: expected a number, got '%s'", options[OPT_ROUND_TIME].value);
         return -1;
     }
+    cfg->elide = options[OPT_ELIDE].value != NULL;
     if (impl != NULL && (cfg->impl = papcoll__cv_impl_find(impl)) < 0) {
         snprintf(err, errlen, "--impl: unknown generator '%s' (reference, fast)", impl);
         return -1;

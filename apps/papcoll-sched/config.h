@@ -12,6 +12,7 @@
 typedef struct {
     /* one schedule */
     int P, N, root, impl;
+    int elide; /* print the executed schedule (papcoll__cv_elide) */
     double d;
     double *pat; /* P arrival times; NULL: everybody arrives together */
     /* --bench */

@@ -1,7 +1,8 @@
 /*
  * papcoll-sched: prints the Clairvoyant reduce schedule for given arrival
  * times (Marendic 2016, with the fixes and the fast generator of Proficz
- * 2020), or benchmarks the two generators (--bench).  No MPI.
+ * 2020), without its bounces as the reduce executes it (--elide), or
+ * benchmarks the two generators (--bench).  No MPI.
  *
  * Usage: papcoll-sched --help; format and examples: docs/clairvoyant.md.
  */
@@ -22,6 +23,11 @@ static int run_one(const sched_config_t *cfg)
     rc = papcoll__cv_generate(cfg->impl, cfg->P, cfg->N, cfg->d, cfg->root, cfg->pat, &s);
     if (rc != 0) {
         fprintf(stderr, "papcoll-sched: generation failed: %s\n", papcoll_strerror(rc));
+        return STATUS_FAIL;
+    }
+    if (cfg->elide && papcoll__cv_check(&s, cfg->pat, why, sizeof why) == 0 && papcoll__cv_elide(&s) != 0) {
+        fprintf(stderr, "papcoll-sched: elision failed: out of memory\n");
+        papcoll__cv_free(&s);
         return STATUS_FAIL;
     }
     if (papcoll__cv_check(&s, cfg->pat, why, sizeof why) != 0) {

@@ -17,7 +17,8 @@
  * rendezvous); option clairvoyant_segments overrides; d from the model, the
  * arrivals shifted to start at 0 (an unknown or non-finite prediction counts
  * as the latest known one; spreads beyond 2^28 rounds are clipped), then the
- * fast generator and each rank's transfer list.  A new schedule is generated
+ * fast generator, its bounces dropped (cv_elide.c: a sink no longer lends a
+ * partial that only comes back to it), and each rank's transfer list.  A new schedule is generated
  * only when what the generator's decisions depend on changed: N, d, the root,
  * the round of each arrival (k_i) and the order of their phases within a
  * round (Marendic Sect. 7: amortise the generation).  All ranks plan from the
@@ -44,10 +45,13 @@
  *     0: 1->0 a  0->1 b  3->2 a  2->3 b      3: 2->0 c  3->1 d
  *     1: 2->0 a  3->1 b  0->2 c  1->3 c      4: 1->0 d
  *     2: 1->0 b  0->1 d  3->2 c  2->3 d      = ceil(log2 P) + N - 1 rounds
- *   arrivals (0, 0, 0, 9 d) (--pat 0,0,0,9): ranks 0..2 reduce among
- *   themselves in rounds 0..4; from round 8 rank 3 and the root swap
+ *   executed without its bounces (--elide): the root's 0->1 b, 0->2 c and
+ *   0->1 d go, so the root only receives: (P - 1) N = 12 transfers, same
+ *   rounds.  Arrivals (0, 0, 0, 9 d) (--pat 0,0,0,9): ranks 0..2 reduce
+ *   among themselves in rounds 0..4; from round 8 rank 3 and the root swap
  *   segments (3->0 a, 0->3 b; 3->0 b, 0->3 c; ...) and finish in round 11:
- *   the imbalance plus a 2-way reduction (Marendic Fig. 8).
+ *   the imbalance plus a 2-way reduction (Marendic Fig. 8); elided, rank 3
+ *   streams a..d to the root in rounds 8..11 and waits for nothing.
  *
  * Cost: R rounds of d, R = ceil(log2 P) + N - 1 for balanced arrivals (the
  * optimum of the model; docs/clairvoyant.md lists the few P where the greedy
@@ -152,7 +156,8 @@ static int generate(cv_t *c, const double *pat)
 
     papcoll__cv_free(&c->s);
     c->valid = 0;
-    if ((rc = papcoll__cv_fast(c->P, c->N, c->d, c->root, pat, &c->s)) != PAPCOLL_OK)
+    if ((rc = papcoll__cv_fast(c->P, c->N, c->d, c->root, pat, &c->s)) != PAPCOLL_OK ||
+        (rc = papcoll__cv_elide(&c->s)) != PAPCOLL_OK)
         return rc;
     if ((need = 2 * c->s.n + 1) > c->icap) {
         int *idx = realloc(c->idx, (size_t)need * sizeof(int));

@@ -116,6 +116,17 @@ int papcoll__cv_fast(int P, int N, double d, int root, const double *pat, papcol
 int papcoll__cv_generate(int impl, int P, int N, double d, int root, const double *pat,
                          papcoll__cv_sched_t *out);
 
+/*
+ * Drops the bounces of a generated schedule in place (cv_elide.c): a -> b of
+ * segment s where b's next send of s goes back to a, a not sending s in
+ * between; a keeps its partial instead.  A return that would then carry
+ * nothing is dropped too.  The result passes papcoll__cv_check whenever the
+ * input does, has no more rounds and gathers the same contributions, in
+ * another (fixed) order.  This is what the reduce executes.  0 or
+ * PAPCOLL_ERR_NOMEM (the schedule is then unchanged).
+ */
+int papcoll__cv_elide(papcoll__cv_sched_t *s);
+
 /* Frees the transfers and empties *s (NULL and empty schedules are fine). */
 void papcoll__cv_free(papcoll__cv_sched_t *s);
 

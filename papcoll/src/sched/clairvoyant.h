@@ -192,6 +192,11 @@ int papcoll__cv_reserve(papcoll__cv_sched_t *s, int *cap, int more);
 /* Appends a transfer; 0 or PAPCOLL_ERR_NOMEM. */
 int papcoll__cv_push(papcoll__cv_sched_t *s, int *cap, int round, int sender, int receiver, int segment);
 
+/* Buckets the transfers by segment, each bucket in schedule order: segment
+ * j's are by_seg[start[j] .. start[j+1]).  by_seg has n entries, start N +
+ * 1, zeroed by the caller. */
+void papcoll__cv_by_segment(const papcoll__cv_sched_t *s, int *by_seg, int *start);
+
 /* Empty schedule header for (P, N, d, root). */
 void papcoll__cv_init(papcoll__cv_sched_t *s, int P, int N, double d, int root);
 

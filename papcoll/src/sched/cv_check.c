@@ -169,17 +169,9 @@ static int replay_segment(check_t *c, int j)
 static int pass_segments(check_t *c)
 {
     const papcoll__cv_sched_t *s = c->s;
-    int t, j, rc;
+    int j, rc;
 
-    for (t = 0; t < s->n; t++)
-        c->seg_start[s->x[t].segment + 1]++;
-    for (j = 0; j < s->N; j++)
-        c->seg_start[j + 1] += c->seg_start[j];
-    for (t = 0; t < s->n; t++)
-        c->by_seg[c->seg_start[s->x[t].segment]++] = t;
-    for (j = s->N; j > 0; j--)
-        c->seg_start[j] = c->seg_start[j - 1];
-    c->seg_start[0] = 0;
+    papcoll__cv_by_segment(s, c->by_seg, c->seg_start);
     for (j = 0; j < s->N; j++)
         if ((rc = replay_segment(c, j)) != 0)
             return rc;

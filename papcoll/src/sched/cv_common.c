@@ -1,7 +1,8 @@
 /*
  * Pieces shared by the Clairvoyant generators and the checker: input
  * validation, the exact split of arrival times into (k, f), a stable sort of
- * ranks by time, the growing transfer array and per-rank indices.
+ * ranks by time, the growing transfer array, per-rank indices and the
+ * transfers bucketed by segment (the checker, the bounce elision).
  */
 #include <limits.h>
 #include <math.h>
@@ -204,5 +205,20 @@ void papcoll__cv_rank_index(const papcoll__cv_sched_t *s, int *start, int *idx)
     }
     for (r = s->P; r > 0; r--)
         start[r] = start[r - 1];
+    start[0] = 0;
+}
+
+void papcoll__cv_by_segment(const papcoll__cv_sched_t *s, int *by_seg, int *start)
+{
+    int t, j;
+
+    for (t = 0; t < s->n; t++)
+        start[s->x[t].segment + 1]++;
+    for (j = 0; j < s->N; j++)
+        start[j + 1] += start[j];
+    for (t = 0; t < s->n; t++)
+        by_seg[start[s->x[t].segment]++] = t;
+    for (j = s->N; j > 0; j--)
+        start[j] = start[j - 1];
     start[0] = 0;
 }

@@ -30,7 +30,7 @@
  * allow, as for the generated schedule itself.  A partial that returns by a
  * longer path (a -> b -> c -> a, as at P = 2^k + 1 balanced) is kept.
  *
- * Cost O(n + N P) time, O(n + P) memory.
+ * Cost O(n + N P) time, O(n + N + P) memory.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -108,15 +108,7 @@ int papcoll__cv_elide(papcoll__cv_sched_t *s)
     e.drop = (char *)(e.last_rnd + P);
     memset(start, 0, ((size_t)N + 1) * sizeof(int));
     memset(e.drop, 0, (size_t)s->n);
-    for (t = 0; t < s->n; t++)
-        start[s->x[t].segment + 1]++;
-    for (j = 0; j < N; j++)
-        start[j + 1] += start[j];
-    for (t = 0; t < s->n; t++)
-        by_seg[start[s->x[t].segment]++] = t;
-    for (j = N; j > 0; j--)
-        start[j] = start[j - 1];
-    start[0] = 0;
+    papcoll__cv_by_segment(s, by_seg, start);
     for (j = 0; j < N; j++)
         elide_segment(&e, by_seg, start[j], start[j + 1], P);
     for (t = k = 0; t < s->n; t++)

@@ -192,7 +192,8 @@ static const made_t made[] = {
     /* rank 1 passes rank 0's partial to the root before sending back to 0
      * what it got later: not a bounce */
     {"passed on", 4, 3, 6, 6,
-     {{0, 1, 2, 0}, {1, 0, 1, 0}, {2, 1, 3, 0}, {3, 2, 1, 0}, {4, 1, 0, 0}, {5, 0, 3, 0}}, {0, 1, 2, 3, 4, 5}},
+     {{0, 1, 2, 0}, {1, 0, 1, 0}, {2, 1, 3, 0}, {3, 2, 1, 0}, {4, 1, 0, 0}, {5, 0, 3, 0}},
+     {0, 1, 2, 3, 4, 5}},
 };
 /* clang-format on */
 

@@ -18,10 +18,11 @@
  * arrivals shifted to start at 0 (an unknown or non-finite prediction counts
  * as the latest known one; spreads beyond 2^28 rounds are clipped), then the
  * fast generator, its bounces dropped (cv_elide.c: a sink no longer lends a
- * partial that only comes back to it), and each rank's transfer list.  A new schedule is generated
- * only when what the generator's decisions depend on changed: N, d, the root,
- * the round of each arrival (k_i) and the order of their phases within a
- * round (Marendic Sect. 7: amortise the generation).  All ranks plan from the
+ * partial that only comes back to it), and each rank's transfer list.  A
+ * new schedule is generated only when what the generator's decisions depend
+ * on changed: N, d, the root, the round of each arrival (k_i) and the order
+ * of their phases within a round (Marendic Sect. 7: amortise the
+ * generation).  All ranks plan from the
  * same exchanged bytes, so they hold the same schedule (its hash is part of
  * the plan's, PAPCOLL_CHECK).
  *

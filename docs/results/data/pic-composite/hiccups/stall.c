@@ -11,12 +11,12 @@
  *   XCHG 0: no second thread;
  *   XCHG 1: blocking MPI_Allgather (as monitor.c does);
  *   XCHG 2: MPI_Iallgather, then MPI_Test with nanosleep 2 us doubling to
- *           200 us between tests (as p2p.c's background waits do);
+ *           CAP ns between tests (CAP 200000: as p2p.c's background waits);
  *   XCHG 3: MPI_Iallgather, then MPI_Test with sched_yield between tests.
  * Prints how many Sendrecv pairs took over 30 ms and the longest.
  *
  *   mpicc -O2 -o stall stall.c -lpthread
- *   jobs/emucluster run -- ./stall STEPS XCHG
+ *   jobs/emucluster run -- ./stall STEPS XCHG [CAP]
  */
 #include <mpi.h>
 #include <pthread.h>
@@ -27,6 +27,7 @@
 
 static MPI_Comm ex;
 static int steps, xchg, go = -1, done = -1;
+static long cap = 200000;
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
 
@@ -50,7 +51,7 @@ static void allgather(double *in, double *out)
         } else {
             struct timespec ts = {0, ns};
             nanosleep(&ts, NULL);
-            ns = ns < 200000 ? 2 * ns : ns;
+            ns = ns < cap ? 2 * ns : cap;
         }
     }
 }
@@ -95,6 +96,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     steps = argc > 1 ? atoi(argv[1]) : 300;
     xchg = argc > 2 ? atoi(argv[2]) : 2;
+    cap = argc > 3 ? atol(argv[3]) : 200000;
     MPI_Comm_dup(MPI_COMM_WORLD, &ex);
     out = malloc(8 * sizeof(double) * (size_t)P);
     if (xchg)

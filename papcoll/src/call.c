@@ -48,7 +48,8 @@ static int replan(papcoll_site_t *site, const papcoll__args_t *a, int algo)
     int pat = (papcoll_algo_flags(site->op, algo) & PAPCOLL_F_NEEDS_PAT) != 0;
     const double *pred = pat && site->pred_ok ? site->pred : NULL;
 
-    return papcoll__plan_build(&site->plan, site->ctx, site->op, algo, a->root, a->bytes, pred, site->calls,
+    return papcoll__plan_build(&site->plan, site->ctx, site->op, algo, a->root, a->bytes, pred,
+                               pred != NULL ? site->noise : 0, site->calls,
                                papcoll__mono());
 }
 

@@ -35,12 +35,13 @@ static void fill_rec(const papcoll_site_t *site, double est, double *rec)
     rec[PAPCOLL__X_ITER] = site->calls;
 }
 
-/* Exchange + predictor update into site->pred; *t0: when the data arrived.
- * Collective over site->mcomm. */
+/* Exchange + predictor update into site->pred and site->noise (the last
+ * prediction scored against the arrivals it was made for); *t0: when the
+ * data arrived.  Collective over site->mcomm. */
 static int exchange(papcoll_site_t *site, const double *rec, double *t0)
 {
     int P = site->ctx->size, i, rc;
-    double *col = site->pred; /* scratch for the columns, then the prediction */
+    double *col = site->col, it;
 
     rc = PMPI_Allgather(rec, PAPCOLL__XCHG, MPI_DOUBLE, site->xchg, PAPCOLL__XCHG, MPI_DOUBLE, site->mcomm);
     *t0 = papcoll__mono();
@@ -48,7 +49,12 @@ static int exchange(papcoll_site_t *site, const double *rec, double *t0)
         return PAPCOLL__ERR(rc);
     for (i = 0; i < P; i++)
         col[i] = site->xchg[i * PAPCOLL__XCHG + PAPCOLL__X_ARRIVAL];
+    it = site->xchg[PAPCOLL__X_ITER]; /* the call predicted now; the arrivals are of the one before */
+    if (site->pred_ok && site->pred_iter == it - 1)
+        papcoll__pred_score(&site->predictor, site->pred, col);
+    site->pred_iter = it;
     papcoll__pred_observe(&site->predictor, col);
+    site->noise = papcoll__pred_noise(&site->predictor);
     for (i = 0; i < P; i++)
         col[i] = site->xchg[i * PAPCOLL__XCHG + PAPCOLL__X_EST];
     papcoll__pred_predict(&site->predictor, col, site->pred);
@@ -63,12 +69,13 @@ static int plan_steps(papcoll_site_t *site, int xchg, const double *rec, const d
 {
     papcoll_ctx_t *ctx = site->ctx;
     const double *pred = has_pat ? pat : NULL;
-    double t0 = papcoll__mono();
+    double t0 = papcoll__mono(), noise = 0;
     int rc = PAPCOLL_OK;
 
     if (xchg) {
         rc = exchange(site, rec, &t0);
         pred = rc == PAPCOLL_OK ? site->pred : NULL;
+        noise = site->noise;
         site->pred_ok = rc == PAPCOLL_OK;
     }
     if (!plan)
@@ -78,7 +85,8 @@ static int plan_steps(papcoll_site_t *site, int xchg, const double *rec, const d
         site->plan.iter = -1;
         return rc;
     }
-    papcoll__plan_build(&site->plan, ctx, site->op, site->sel.algo, sig->root, sig->bytes, pred, iter, t0);
+    papcoll__plan_build(&site->plan, ctx, site->op, site->sel.algo, sig->root, sig->bytes, pred, noise, iter,
+                        t0);
     return rc;
 }
 

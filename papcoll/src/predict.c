@@ -70,7 +70,8 @@ int papcoll__pred_init(papcoll__predictor_t *p, const papcoll__predspec_t *spec,
     p->hist = calloc((size_t)p->cap * (size_t)P, sizeof(double));
     p->ewma = calloc((size_t)P, sizeof(double));
     p->tmp = calloc((size_t)P, sizeof(double));
-    if (p->hist == NULL || p->ewma == NULL || p->tmp == NULL) {
+    p->err = calloc((size_t)P, sizeof(double));
+    if (p->hist == NULL || p->ewma == NULL || p->tmp == NULL || p->err == NULL) {
         papcoll__pred_free(p);
         return PAPCOLL_ERR_NOMEM;
     }
@@ -82,7 +83,8 @@ void papcoll__pred_free(papcoll__predictor_t *p)
     free(p->hist);
     free(p->ewma);
     free(p->tmp);
-    p->hist = p->ewma = p->tmp = NULL;
+    free(p->err);
+    p->hist = p->ewma = p->tmp = p->err = NULL;
 }
 
 /* Offsets x - min(x) over finite entries; returns 0 when none is finite. */
@@ -118,6 +120,48 @@ void papcoll__pred_observe(papcoll__predictor_t *p, const double *arrival)
     p->head = (p->head + 1) % p->cap;
     if (p->nhist < p->cap)
         p->nhist++;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+
+    return (a > b) - (a < b);
+}
+
+void papcoll__pred_score(papcoll__predictor_t *p, const double *pred, const double *arrival)
+{
+    double lo = INFINITY, elo = INFINITY, ehi = -INFINITY, e;
+    int P = p->P, i;
+
+    if (to_offsets(P, arrival, p->err) != P)
+        return;
+    for (i = 0; i < P; i++) {
+        if (!isfinite(pred[i]))
+            return;
+        lo = pred[i] < lo ? pred[i] : lo;
+    }
+    for (i = 0; i < P; i++) {
+        e = p->err[i] - (pred[i] - lo);
+        elo = e < elo ? e : elo;
+        ehi = e > ehi ? e : ehi;
+    }
+    p->spread[p->hspread] = ehi - elo;
+    p->hspread = (p->hspread + 1) % PAPCOLL__PRED_NOISE_K;
+    if (p->nspread < PAPCOLL__PRED_NOISE_K)
+        p->nspread++;
+}
+
+double papcoll__pred_noise(const papcoll__predictor_t *p)
+{
+    double s[PAPCOLL__PRED_NOISE_K];
+    int n = p->nspread;
+
+    if (n == 0)
+        return 0;
+    memcpy(s, p->spread, (size_t)n * sizeof(double));
+    qsort(s, (size_t)n, sizeof(double), cmp_double);
+    return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
 /* History prediction of rank i (the newest row for edge/last). */

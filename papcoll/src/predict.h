@@ -12,6 +12,13 @@
  *
  * History predictors without history fall back to the edge estimates, and
  * with neither every offset is 0 (rank order).
+ *
+ * Noise: each observed iteration also scores the prediction made for it.
+ * Its error spread is the range of (measured - predicted offset) over the
+ * ranks: how far apart two ranks' errors can be, so a predicted difference
+ * between two ranks smaller than it may be the error alone.  The noise is
+ * the median of the last PAPCOLL__PRED_NOISE_K spreads (0 before the
+ * first), so one iteration with a stalled rank does not make it large.
  */
 #ifndef PAPCOLL_PREDICT_H
 #define PAPCOLL_PREDICT_H
@@ -29,6 +36,8 @@ typedef struct {
     double alpha; /* ewma weight */
 } papcoll__predspec_t;
 
+#define PAPCOLL__PRED_NOISE_K 5
+
 typedef struct {
     papcoll__predspec_t spec;
     int P;
@@ -38,6 +47,9 @@ typedef struct {
     double *hist;  /* cap x P offsets */
     double *ewma;  /* P smoothed offsets */
     double *tmp;   /* P offsets of the iteration being observed */
+    double *err;   /* P errors of the iteration being scored */
+    double spread[PAPCOLL__PRED_NOISE_K]; /* the last error spreads, a ring */
+    int nspread, hspread;
 } papcoll__predictor_t;
 
 /* Parses "edge", "last", "sma:K", "ewma:A"; 0 or PAPCOLL_ERR_PREDICTOR. */
@@ -52,6 +64,14 @@ void papcoll__pred_free(papcoll__predictor_t *p);
 /* Feeds one iteration's measured arrivals (absolute, NaN = unknown); an
  * iteration with any unknown arrival is ignored. */
 void papcoll__pred_observe(papcoll__predictor_t *p, const double *arrival);
+
+/* Scores the prediction pred[P] (offsets) made for an iteration whose
+ * arrivals (absolute, NaN = unknown) are now known; an iteration with any
+ * unknown arrival or prediction is ignored. */
+void papcoll__pred_score(papcoll__predictor_t *p, const double *pred, const double *arrival);
+
+/* The noise of the recent predictions, seconds (0: none scored yet). */
+double papcoll__pred_noise(const papcoll__predictor_t *p);
 
 /* Predicted offsets into out[P]; est[P] are this iteration's edge estimates
  * (absolute, NaN = none) or NULL. */

@@ -38,9 +38,10 @@ static int site_alloc(papcoll_site_t *site, int P)
         return rc;
     site->xchg = calloc((size_t)P * PAPCOLL__XCHG, sizeof(double));
     site->pred = calloc((size_t)P, sizeof(double));
+    site->col = calloc((size_t)P, sizeof(double));
     site->pat_copy = calloc((size_t)P, sizeof(double));
     site->stage = calloc((size_t)P, sizeof(papcoll__stage_t));
-    return (site->xchg && site->pred && site->pat_copy && site->stage) ? PAPCOLL_OK : PAPCOLL_ERR_NOMEM;
+    return (site->xchg && site->pred && site->col && site->pat_copy && site->stage) ? PAPCOLL_OK : PAPCOLL_ERR_NOMEM;
 }
 
 /* Unlinks the site from its context's list (when it is in it). */
@@ -77,6 +78,7 @@ static void site_release(papcoll_site_t *site)
     free(site->stage);
     free(site->xchg);
     free(site->pred);
+    free(site->col);
     free(site->pat_copy);
     free(site->identity);
     free_ws(&site->fg);

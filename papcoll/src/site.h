@@ -123,6 +123,9 @@ struct papcoll_site {
     /* Monitor side (or the calling thread without a monitor). */
     double *xchg;         /* PAPCOLL__XCHG doubles per rank: the last exchange */
     double *pred;         /* [P] predicted offsets of the last exchange */
+    double pred_iter;     /* the call pred was made for (rank 0's PAPCOLL__X_ITER) */
+    double noise;         /* the predictor's noise after it (papcoll__pred_noise), seconds */
+    double *col;          /* [P] scratch: one column of the exchange */
     papcoll__stage_t *stage; /* [P] background receive buffers */
     papcoll__ws_t bgw;    /* the background's work arrays */
     /* Bound receive buffer (papcoll_site_bind_recv), read by background parts:

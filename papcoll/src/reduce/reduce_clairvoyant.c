@@ -200,7 +200,10 @@ int papcoll__plan_red_clairvoyant(papcoll__plan_t *plan, const papcoll__plan_in_
     N = (long long)N * P > CV_MAX_PN ? CV_MAX_PN / P : N;
     d = papcoll__model_round(m, (double)in->bytes / N);
     d = d > 1e-9 ? d : 1e-9; /* a model of zeros (P = 1) */
-    has = sanitise(plan->pred, P, d, c->pat);
+    if ((has = sanitise(plan->pred, P, d, c->pat)) && plan->noise > 0) {
+        papcoll__cv_sort(P, c->pat, c->tmp, c->phase2); /* phase2: scratch until split below */
+        papcoll__cv_cluster(P, c->tmp, plan->noise, c->pat);
+    }
     papcoll__cv_split_times(P, d, has ? c->pat : NULL, c->k2, c->f, NULL);
     papcoll__cv_sort(P, c->f, c->phase2, c->tmp);
     same = c->valid && c->N == N && c->d == d && c->root == in->root &&
@@ -222,13 +225,31 @@ static int seg_lo(int count, int N, int s)
     return (int)((long long)count * s / N);
 }
 
+/* One transfer of this rank, an event of its segment. */
+typedef struct {
+    const papcoll__cv_xfer_t *x;
+    int next;           /* send: this rank's next send to the same receiver (event index; -1: none) */
+    int slot;           /* receive: its buffer slot once posted */
+    int bytes;          /* receive: bytes arrived (-1: not yet) */
+    unsigned char wait; /* send: an earlier send to the same receiver has not started */
+    unsigned char back; /* receive: the segment comes back to this sink (its previous event was a send) */
+} ev_t;
+
 /* A rank's execution state. */
 typedef struct {
     const papcoll__args_t *a;
     const cv_t *c;
-    char *work, *tmp;    /* the vector, one received segment (sparse: its encoding) */
-    unsigned char *held; /* [N] the rank holds the segment (it has not sent it away) */
+    char *work;          /* the vector */
+    ev_t *ev;            /* [m] grouped by segment, in round order within each */
+    int *first, *cur;    /* [N+1], [N]: segment s's events ev[first[s] .. first[s+1]), the next one */
+    int m, started;      /* events, events done */
+    int *rx, nr, posted; /* [nr] receive events in round order (the posting order); posted so far */
+    char *slots;         /* [W] receive buffers of smax bytes */
+    size_t smax;
+    int W, *slot_ev, *freeslot, nfree; /* [W] the event a slot holds; the free slots */
+    MPI_Request *rreq;   /* [W] receives, by slot */
     MPI_Request *sreq;   /* [N] the send of each segment, while in flight */
+    int *todo, ntodo;    /* segments to advance */
     const void *id;      /* the site's identity (sparse.h), or NULL: dense segments */
     char *enc;           /* sparse: the encoding of each segment in flight (segment s at s's
                             offset + 4 s bytes) */
@@ -258,113 +279,206 @@ static int copy_run(void *arg, size_t off, size_t len, char *data)
     return 0;
 }
 
-/* Sparse: receives segment s's encoding from src and combines it into
- * place, or (back) makes it the segment: identity, then the runs. */
-static int take_sparse(exec_t *e, int s, int src, int back)
+/* Posts receives in round order while slots are free. */
+static int post(exec_t *e)
 {
     const papcoll__args_t *a = e->a;
-    size_t es = a->sig.esize, n = (size_t)seg_n(e, s), i;
-    runs_t r = {a, seg_at(e, s)};
-    MPI_Status st;
-    int bytes = 0, rc;
+    int rc = PAPCOLL_OK;
 
-    if ((rc = PAPCOLL__ERR(PMPI_Recv(e->tmp, (int)papcoll__sparse_bound(n, es), MPI_BYTE, src,
-                                     PAPCOLL__TAG_DATA, a->comm, &st))) != PAPCOLL_OK ||
-        (rc = PAPCOLL__ERR(PMPI_Get_count(&st, MPI_BYTE, &bytes))) != PAPCOLL_OK)
-        return rc;
-    if (!back)
-        return papcoll__red_combine_sparse(a, e->tmp, (size_t)bytes, seg_at(e, s), (int)n, 1);
-    for (i = 0; i < n; i++)
-        memcpy(seg_at(e, s) + i * es, e->id, es);
-    rc = papcoll__sparse_runs(e->tmp, (size_t)bytes, n, es, copy_run, &r);
-    return rc < 0 ? PAPCOLL_ERR_TRUNCATE : rc;
+    while (rc == PAPCOLL_OK && e->posted < e->nr && e->nfree > 0) {
+        int k = e->rx[e->posted++], slot = e->freeslot[--e->nfree], s = e->ev[k].x->segment;
+        size_t n = (size_t)seg_n(e, s);
+
+        e->ev[k].slot = slot;
+        e->slot_ev[slot] = k;
+        rc = papcoll__irecv_bytes(e->slots + (size_t)slot * e->smax,
+                                  e->id != NULL ? papcoll__sparse_bound(n, a->sig.esize) : n * a->sig.esize,
+                                  e->ev[k].x->sender, PAPCOLL__TAG_DATA, a->comm, &e->rreq[slot]);
+    }
+    return rc;
 }
 
-/*
- * One round of this rank: its send (may be NULL) leaves in the background,
- * its receive (may be NULL) is waited for and combined.  A sent segment is
- * not touched again unless the rank, a sink, gets it back: that send is
- * completed before the segment is received into place.  Not waiting for
- * sends keeps a slow receiver from holding up its sender's next rounds
- * (Marendic's executor waits for both every round).
- */
-static int round_of(exec_t *e, const papcoll__cv_xfer_t *snd, const papcoll__cv_xfer_t *rcv)
+/* Starts a send: its segment leaves in the background; a later send to the
+ * same receiver may start now. */
+static int start_send(exec_t *e, ev_t *v)
 {
     const papcoll__args_t *a = e->a;
-    int rc = PAPCOLL_OK, s;
+    int s = v->x->segment;
 
-    if (snd) {
-        s = snd->segment;
-        if (e->id == NULL) {
-            rc = papcoll__isend_bytes(seg_at(e, s), (size_t)seg_n(e, s) * a->sig.esize, snd->receiver,
-                                      PAPCOLL__TAG_DATA, a->comm, &e->sreq[s]);
+    if (v->next >= 0) {
+        e->ev[v->next].wait = 0;
+        e->todo[e->ntodo++] = e->ev[v->next].x->segment;
+    }
+    if (e->id == NULL)
+        return papcoll__isend_bytes(seg_at(e, s), (size_t)seg_n(e, s) * a->sig.esize, v->x->receiver,
+                                    PAPCOLL__TAG_DATA, a->comm, &e->sreq[s]);
+    char *buf = e->enc + (size_t)seg_lo(a->sig.count, e->c->N, s) * a->sig.esize + 4 * (size_t)s;
+    return papcoll__isend_bytes(buf,
+                                papcoll__sparse_encode(seg_at(e, s), (size_t)seg_n(e, s), a->sig.esize, e->id, buf),
+                                v->x->receiver, PAPCOLL__TAG_DATA, a->comm, &e->sreq[s]);
+}
+
+/* Takes an arrived partial: combines it into the segment or, when it comes
+ * back to this sink, makes it the segment (once the sink's own send of it
+ * is done); frees its slot for the next receive. */
+static int take(exec_t *e, ev_t *v)
+{
+    const papcoll__args_t *a = e->a;
+    size_t es = a->sig.esize, n;
+    int s = v->x->segment, rc = PAPCOLL_OK;
+    char *buf = e->slots + (size_t)v->slot * e->smax;
+
+    n = (size_t)seg_n(e, s);
+    if (v->back && (rc = PAPCOLL__ERR(PMPI_Wait(&e->sreq[s], MPI_STATUS_IGNORE))) != PAPCOLL_OK)
+        return rc;
+    if (e->id == NULL && v->back)
+        papcoll__copy(seg_at(e, s), buf, n * es);
+    else if (e->id == NULL)
+        rc = papcoll__reduce_local(a, buf, seg_at(e, s), (int)n);
+    else if (!v->back)
+        rc = papcoll__red_combine_sparse(a, buf, (size_t)v->bytes, seg_at(e, s), (int)n, 1);
+    else {
+        runs_t r = {a, seg_at(e, s)};
+        size_t i;
+
+        for (i = 0; i < n; i++)
+            memcpy(seg_at(e, s) + i * es, e->id, es);
+        rc = papcoll__sparse_runs(buf, (size_t)v->bytes, n, es, copy_run, &r);
+        rc = rc < 0 ? PAPCOLL_ERR_TRUNCATE : rc;
+    }
+    e->slot_ev[v->slot] = -1;
+    e->freeslot[e->nfree++] = v->slot;
+    return rc == PAPCOLL_OK ? post(e) : rc;
+}
+
+/* Runs segment s's events in round order until one must wait: a send for
+ * an earlier send to its receiver, a receive for its message. */
+static int advance(exec_t *e, int s)
+{
+    int rc = PAPCOLL_OK;
+
+    for (; rc == PAPCOLL_OK && e->cur[s] < e->first[s + 1]; e->cur[s]++, e->started++) {
+        ev_t *v = &e->ev[e->cur[s]];
+
+        if (v->x->sender == e->a->rank ? v->wait : v->bytes < 0)
+            break;
+        rc = v->x->sender == e->a->rank ? start_send(e, v) : take(e, v);
+    }
+    return rc;
+}
+
+/* This rank's events from its transfers (schedule order); last[P] scratch. */
+static void events(exec_t *e, int *last)
+{
+    const cv_t *c = e->c;
+    int me = e->a->rank, t, s, k, *pos = e->cur;
+    const papcoll__cv_xfer_t *x;
+
+    memset(e->first, 0, (size_t)(c->N + 1) * sizeof(int));
+    for (t = c->start[me]; t < c->start[me + 1]; t++)
+        e->first[c->s.x[c->idx[t]].segment + 1]++;
+    for (s = 0; s < c->N; s++) {
+        e->first[s + 1] += e->first[s];
+        pos[s] = e->first[s];
+    }
+    for (t = 0; t < c->P; t++)
+        last[t] = -1;
+    for (t = c->start[me]; t < c->start[me + 1]; t++) {
+        x = &c->s.x[c->idx[t]];
+        k = pos[x->segment]++;
+        e->ev[k] = (ev_t){.x = x, .next = -1, .slot = -1, .bytes = -1};
+        if (x->sender == me) {
+            if (last[x->receiver] >= 0) {
+                e->ev[last[x->receiver]].next = k;
+                e->ev[k].wait = 1;
+            }
+            last[x->receiver] = k;
         } else {
-            char *buf = e->enc + (size_t)seg_lo(a->sig.count, e->c->N, s) * a->sig.esize + 4 * (size_t)s;
-
-            rc = papcoll__isend_bytes(
-                buf, papcoll__sparse_encode(seg_at(e, s), (size_t)seg_n(e, s), a->sig.esize, e->id, buf),
-                snd->receiver, PAPCOLL__TAG_DATA, a->comm, &e->sreq[s]);
+            e->ev[k].back = k > e->first[x->segment] && e->ev[k - 1].x->sender == me;
+            e->rx[e->nr++] = k;
         }
-        e->held[s] = 0;
     }
-    if (rc != PAPCOLL_OK || rcv == NULL)
-        return rc;
-    s = rcv->segment;
-    if (!e->held[s]) { /* it comes back to this sink */
-        if ((rc = PAPCOLL__ERR(PMPI_Wait(&e->sreq[s], MPI_STATUS_IGNORE))) == PAPCOLL_OK)
-            rc = e->id != NULL ? take_sparse(e, s, rcv->sender, 1)
-                               : papcoll__recv_bytes(seg_at(e, s), (size_t)seg_n(e, s) * a->sig.esize,
-                                                     rcv->sender, PAPCOLL__TAG_DATA, a->comm);
-        e->held[s] = 1;
-        return rc;
-    }
-    if (e->id != NULL)
-        return take_sparse(e, s, rcv->sender, 0);
-    rc = papcoll__recv_bytes(e->tmp, (size_t)seg_n(e, s) * a->sig.esize, rcv->sender, PAPCOLL__TAG_DATA,
-                             a->comm);
-    return rc == PAPCOLL_OK ? papcoll__reduce_local(a, e->tmp, seg_at(e, s), seg_n(e, s)) : rc;
+    for (s = 0; s < c->N; s++)
+        e->cur[s] = e->first[s];
 }
 
 int papcoll_reduce_clairvoyant(const papcoll__args_t *a)
 {
     const cv_t *c = a->plan->xdata;
-    const papcoll__cv_xfer_t *x, *snd, *rcv;
     exec_t e = {.a = a, .c = c};
-    int me = a->rank, t, end, r, i, rc = PAPCOLL_OK;
-    size_t smax;
+    int me = a->rank, i, s, done, rc = PAPCOLL_OK;
+    MPI_Status *st = NULL;
+    int *ints = NULL, *idx;
 
     if (a->bytes == 0)
         return PAPCOLL_OK;
     if (a->plan->xowner != &owner || !c->valid)
-        return PAPCOLL_ERR_NOMEM;                                /* this rank could not build the schedule */
-    smax = (size_t)(a->sig.count / c->N + 1) * a->sig.esize + 4; /* + 4: a sparse encoding */
+        return PAPCOLL_ERR_NOMEM; /* this rank could not build the schedule */
+    e.m = c->start[me + 1] - c->start[me];
+    e.W = e.m < c->N ? e.m : c->N;
+    e.W = e.W > 0 ? e.W : 1;
+    e.smax = (size_t)(a->sig.count / c->N + 1) * a->sig.esize + 4; /* + 4: a sparse encoding */
     e.id = papcoll__red_identity(a);
     e.work = me == a->root ? a->rbuf : malloc(a->bytes + 1);
-    e.tmp = malloc(smax + (size_t)c->N + 1);
-    e.sreq = malloc((size_t)c->N * sizeof(MPI_Request));
+    e.slots = malloc((size_t)e.W * e.smax);
+    e.ev = malloc((size_t)e.m * sizeof(ev_t) + 1);
+    e.sreq = malloc((size_t)c->N * sizeof(MPI_Request) + (size_t)e.W * sizeof(MPI_Request));
+    st = malloc((size_t)e.W * sizeof(MPI_Status));
+    ints = malloc(((size_t)3 * c->N + 2 * (size_t)e.m + 4 * (size_t)e.W + (size_t)c->P + 1) * sizeof(int));
     e.enc = e.id != NULL ? malloc(a->bytes + 4 * (size_t)c->N + 1) : NULL;
-    if (e.work == NULL || e.tmp == NULL || e.sreq == NULL || (e.id != NULL && e.enc == NULL)) {
+    if (e.work == NULL || e.slots == NULL || e.ev == NULL || e.sreq == NULL || st == NULL || ints == NULL ||
+        (e.id != NULL && e.enc == NULL)) {
         rc = PAPCOLL_ERR_NOMEM;
         goto out;
     }
-    e.held = (unsigned char *)e.tmp + smax;
-    memset(e.held, 1, (size_t)c->N);
+    e.rreq = e.sreq + c->N;
+    e.first = ints;
+    e.cur = e.first + c->N + 1;
+    e.todo = e.cur + c->N;         /* N + m: every segment once, then one per arrival or unblocked send */
+    e.rx = e.todo + c->N + e.m;    /* m */
+    e.slot_ev = e.rx + e.m;        /* W */
+    e.freeslot = e.slot_ev + e.W;  /* W */
+    idx = e.freeslot + e.W;        /* W */
     for (i = 0; i < c->N; i++)
         e.sreq[i] = MPI_REQUEST_NULL;
+    for (i = 0; i < e.W; i++) {
+        e.rreq[i] = MPI_REQUEST_NULL;
+        e.slot_ev[i] = -1;
+        e.freeslot[e.nfree++] = e.W - 1 - i;
+    }
+    events(&e, idx + e.W); /* P ints of scratch after idx */
     papcoll__copy(e.work, a->sbuf, a->bytes);
-    for (t = c->start[me], end = c->start[me + 1]; t < end && rc == PAPCOLL_OK;) {
-        r = c->s.x[c->idx[t]].round;
-        for (snd = rcv = NULL; t < end && (x = &c->s.x[c->idx[t]])->round == r; t++)
-            *(x->sender == me ? &snd : &rcv) = x;
-        rc = round_of(&e, snd, rcv);
+    rc = post(&e);
+    for (s = 0; s < c->N; s++)
+        e.todo[e.ntodo++] = s;
+    while (rc == PAPCOLL_OK) {
+        while (rc == PAPCOLL_OK && e.ntodo > 0)
+            rc = advance(&e, e.todo[--e.ntodo]);
+        if (rc != PAPCOLL_OK || e.started == e.m)
+            break;
+        if ((rc = PAPCOLL__ERR(PMPI_Waitsome(e.W, e.rreq, &done, idx, st))) != PAPCOLL_OK)
+            break;
+        if (done == MPI_UNDEFINED) {
+            rc = PAPCOLL_ERR_STATE; /* nothing to wait for, yet events left: not a valid schedule */
+            break;
+        }
+        for (i = 0; i < done && rc == PAPCOLL_OK; i++) {
+            ev_t *v = &e.ev[e.slot_ev[idx[i]]];
+
+            rc = PAPCOLL__ERR(PMPI_Get_count(&st[i], MPI_BYTE, &v->bytes));
+            e.todo[e.ntodo++] = v->x->segment;
+        }
     }
     if (rc == PAPCOLL_OK)
         rc = papcoll__waitall(c->N, e.sreq, MPI_STATUSES_IGNORE);
 out:
     if (e.work != a->rbuf)
         free(e.work);
-    free(e.tmp);
+    free(e.slots);
+    free(e.ev);
     free(e.sreq);
+    free(st);
+    free(ints);
     free(e.enc);
     return rc;
 }

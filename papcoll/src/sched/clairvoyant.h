@@ -174,6 +174,16 @@ typedef enum {
  */
 int papcoll__cv_check(const papcoll__cv_sched_t *s, const double *pat, char *why, size_t len);
 
+/*
+ * Arrivals the predictor cannot tell apart made equal: in arrival order
+ * (order: the ranks sorted by pat, as papcoll__cv_sort gives), each rank
+ * that arrives at most q after the first of the current group joins it and
+ * takes that first rank's time; a later one starts a new group.  So no
+ * arrival moves by more than q, arrivals spread over at most q become one
+ * group (balanced), and q <= 0 changes nothing.  In place on pat[P].
+ */
+void papcoll__cv_cluster(int P, const int *order, double q, double *pat);
+
 /* ---- shared by cv_*.c only ---- */
 
 /* Splits the arrivals into (k[i], f[i]) as above (pat NULL: all zero) and,

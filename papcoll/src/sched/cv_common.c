@@ -222,3 +222,15 @@ void papcoll__cv_by_segment(const papcoll__cv_sched_t *s, int *by_seg, int *star
         start[j] = start[j - 1];
     start[0] = 0;
 }
+
+void papcoll__cv_cluster(int P, const int *order, double q, double *pat)
+{
+    double first = 0;
+    int i;
+
+    for (i = 0; q > 0 && i < P; i++) {
+        if (i == 0 || pat[order[i]] - first > q)
+            first = pat[order[i]];
+        pat[order[i]] = first;
+    }
+}

@@ -41,7 +41,8 @@ static int site_alloc(papcoll_site_t *site, int P)
     site->col = calloc((size_t)P, sizeof(double));
     site->pat_copy = calloc((size_t)P, sizeof(double));
     site->stage = calloc((size_t)P, sizeof(papcoll__stage_t));
-    return (site->xchg && site->pred && site->col && site->pat_copy && site->stage) ? PAPCOLL_OK : PAPCOLL_ERR_NOMEM;
+    return (site->xchg && site->pred && site->col && site->pat_copy && site->stage) ? PAPCOLL_OK
+                                                                                    : PAPCOLL_ERR_NOMEM;
 }
 
 /* Unlinks the site from its context's list (when it is in it). */

@@ -247,7 +247,7 @@ typedef struct {
     char *slots;         /* [W] receive buffers of smax bytes */
     size_t smax;
     int W, *slot_ev, *freeslot, nfree; /* [W] the event a slot holds; the free slots */
-    MPI_Request *rreq;   /* [W] receives, by slot */
+    MPI_Request *rreq;                 /* [W] receives, by slot */
     MPI_Request *sreq;   /* [N] the send of each segment, while in flight */
     int *todo, ntodo;    /* segments to advance */
     const void *id;      /* the site's identity (sparse.h), or NULL: dense segments */
@@ -313,9 +313,9 @@ static int start_send(exec_t *e, ev_t *v)
         return papcoll__isend_bytes(seg_at(e, s), (size_t)seg_n(e, s) * a->sig.esize, v->x->receiver,
                                     PAPCOLL__TAG_DATA, a->comm, &e->sreq[s]);
     char *buf = e->enc + (size_t)seg_lo(a->sig.count, e->c->N, s) * a->sig.esize + 4 * (size_t)s;
-    return papcoll__isend_bytes(buf,
-                                papcoll__sparse_encode(seg_at(e, s), (size_t)seg_n(e, s), a->sig.esize, e->id, buf),
-                                v->x->receiver, PAPCOLL__TAG_DATA, a->comm, &e->sreq[s]);
+    return papcoll__isend_bytes(
+        buf, papcoll__sparse_encode(seg_at(e, s), (size_t)seg_n(e, s), a->sig.esize, e->id, buf),
+        v->x->receiver, PAPCOLL__TAG_DATA, a->comm, &e->sreq[s]);
 }
 
 /* Takes an arrived partial: combines it into the segment or, when it comes
@@ -434,11 +434,11 @@ int papcoll_reduce_clairvoyant(const papcoll__args_t *a)
     e.rreq = e.sreq + c->N;
     e.first = ints;
     e.cur = e.first + c->N + 1;
-    e.todo = e.cur + c->N;         /* N + m: every segment once, then one per arrival or unblocked send */
-    e.rx = e.todo + c->N + e.m;    /* m */
-    e.slot_ev = e.rx + e.m;        /* W */
-    e.freeslot = e.slot_ev + e.W;  /* W */
-    idx = e.freeslot + e.W;        /* W */
+    e.todo = e.cur + c->N;        /* N + m: every segment once, then one per arrival or unblocked send */
+    e.rx = e.todo + c->N + e.m;   /* m */
+    e.slot_ev = e.rx + e.m;       /* W */
+    e.freeslot = e.slot_ev + e.W; /* W */
+    idx = e.freeslot + e.W;       /* W */
     for (i = 0; i < c->N; i++)
         e.sreq[i] = MPI_REQUEST_NULL;
     for (i = 0; i < e.W; i++) {

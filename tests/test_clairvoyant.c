@@ -14,7 +14,8 @@
  *     never fewer; P = 21 needs one round more from N = 7 on (a known
  *     exception, docs/clairvoyant.md); root r is root 0 relabelled;
  *   - the checker rejects each kind of violation (hand-made schedules and
- *     mutations of random ones), input validation, per-rank indices.
+ *     mutations of random ones), input validation, per-rank indices;
+ *   - the noise floor's grouping (papcoll__cv_cluster) on hand-made arrivals.
  * Sanitizer builds run fewer random instances (see SCALE) and the grid up
  * to 129.  Measured on the loaded 2-core machine: 9-35 s wall, about 10 s of
  * CPU (normal build); ASan about 6 s, TSan about 10 s.
@@ -645,6 +646,35 @@ static void test_index_and_determinism(void)
     free(idx);
 }
 
+/* papcoll__cv_cluster: groups anchored at their first arrival, none wider than q. */
+static void test_cluster(void)
+{
+    static const struct {
+        int P;
+        double q, in[6], out[6];
+    } cases[] = {
+        {6, 0.6, {5.2, 0, 9, 0.3, 5, 0.5}, {5, 0, 9, 0, 5, 0}},
+        {4, 0.6, {1.5, 1.0, 0.5, 0}, {1.0, 1.0, 0, 0}}, /* a chain of small gaps: no group wider than q */
+        {3, 2, {0.7, 1.9, 0}, {0, 0, 0}},               /* all within q: balanced */
+        {3, 0, {0.7, 1.9, 0}, {0.7, 1.9, 0}},           /* no noise: unchanged */
+        {3, -1, {0.7, 1.9, 0}, {0.7, 1.9, 0}},
+        {2, 0.5, {3, 3.5}, {3, 3}}, /* exactly q: joins */
+        {1, 4, {2}, {2}},
+    };
+    int c, i, order[6], tmp[6];
+    double pat[6];
+
+    unit_name = "test_clairvoyant cluster";
+    for (c = 0; c < (int)(sizeof(cases) / sizeof(cases[0])); c++) {
+        memcpy(pat, cases[c].in, sizeof(pat));
+        papcoll__cv_sort(cases[c].P, pat, order, tmp);
+        papcoll__cv_cluster(cases[c].P, order, cases[c].q, pat);
+        for (i = 0; i < cases[c].P; i++)
+            check(pat[i] == cases[c].out[i], "cluster case %d (q %g): rank %d at %g, expected %g", c,
+                  cases[c].q, i, pat[i], cases[c].out[i]);
+    }
+}
+
 int main(void)
 {
     double t0 = now();
@@ -652,6 +682,7 @@ int main(void)
     test_hand();
     test_elide_hand();
     test_elide_made();
+    test_cluster();
     test_input();
     test_index_and_determinism();
     test_checker_catches();

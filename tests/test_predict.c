@@ -2,7 +2,8 @@
  * Serial unit tests of the PAT predictors (papcoll/src/predict.c): parsing
  * and formatting of predictor specs, and the predictions of edge, last,
  * sma:K and ewma:A on small sequences computed by hand, then on long random
- * sequences against a straightforward reference that keeps all history.
+ * sequences against a straightforward reference that keeps all history;
+ * the noise: error spreads of scored predictions and their median.
  *
  * Each failed check prints one line with its parameters; the program exits
  * non-zero when any check failed.
@@ -307,6 +308,71 @@ static void test_history_random(void)
     }
 }
 
+/* ---------------------------------------------------------- noise */
+
+static void expect_noise(const papcoll__predictor_t *p, const char *what, double expect)
+{
+    double got = papcoll__pred_noise(p);
+
+    check(fabs(got - expect) <= 1e-12, "noise [%s]: %.17g, expected %.17g", what, got, expect);
+}
+
+/* Scores pred against arrivals t0 + off for P4 ranks. */
+static void score4(papcoll__predictor_t *p, const double *pred, const double *off, double t0)
+{
+    double a[P4];
+    int i;
+
+    for (i = 0; i < P4; i++)
+        a[i] = t0 + off[i];
+    papcoll__pred_score(p, pred, a);
+}
+
+static void test_noise(void)
+{
+    static const double exact[P4] = {0, 1, 2, 3}, shifted[P4] = {5, 6, 7, 8}, off[P4] = {0, 1, 2, 2.5};
+    static const double spreads[] = {1, 100, 2, 3, 4, 0.5};
+    static const double median[] = {1, 50.5, 2, 2.5, 3, 3}; /* of the last five at most */
+    double nan_pred[P4] = {0, 1, NAN, 3}, nan_arr[P4] = {0, 1, 2, NAN}, pred[P4];
+    papcoll__predictor_t p;
+    int i;
+
+    if (!make(&p, "edge", P4))
+        return;
+    expect_noise(&p, "nothing scored", 0);
+    score4(&p, exact, exact, 50);
+    expect_noise(&p, "exact prediction", 0);
+    score4(&p, shifted, exact, 50);
+    expect_noise(&p, "exact offsets, predictions shifted", 0);
+    papcoll__pred_score(&p, nan_pred, exact);
+    papcoll__pred_score(&p, exact, nan_arr);
+    expect_noise(&p, "a NaN prediction or arrival is not scored", 0);
+    score4(&p, exact, off, 50); /* errors 0 0 0 -0.5: spread 0.5; spreads 0 0 0.5 */
+    expect_noise(&p, "median of 0 0 0.5", 0);
+    papcoll__pred_free(&p);
+
+    if (!make(&p, "last", P4))
+        return;
+    /* Spread s: every rank exact but the last, which arrives s later than predicted. */
+    for (i = 0; i < 6; i++) {
+        char what[64];
+        double a[P4] = {0, 1, 2, 3 + spreads[i]};
+
+        score4(&p, exact, a, 7);
+        snprintf(what, sizeof(what), "median after %d spreads", i + 1);
+        expect_noise(&p, what, median[i]);
+    }
+    /* The error spread is the range of measured - predicted offset: two ranks early, one late. */
+    for (i = 0; i < 5; i++) {
+        double a[P4] = {0.25, 1, 2.5, 3};
+
+        memcpy(pred, exact, sizeof(pred));
+        score4(&p, pred, a, 1e6);
+    }
+    expect_noise(&p, "errors 0 -0.25 0.25 -0.25 (offsets from the earliest)", 0.5);
+    papcoll__pred_free(&p);
+}
+
 int main(void)
 {
     unit_name = "test_predict";
@@ -317,5 +383,6 @@ int main(void)
     test_edge();
     test_history_by_hand();
     test_history_random();
+    test_noise();
     return unit_summary();
 }

@@ -16,7 +16,9 @@
  * "Segments": above the transport's eager limit every segment costs a
  * rendezvous); option clairvoyant_segments overrides; d from the model, the
  * arrivals shifted to start at 0 (an unknown or non-finite prediction counts
- * as the latest known one; spreads beyond 2^28 rounds are clipped), then the
+ * as the latest known one; spreads beyond 2^28 rounds are clipped) and
+ * those closer than the predictor's noise made one group (plan->noise,
+ * papcoll__cv_cluster: balanced calls are not planned on jitter), then the
  * fast generator, its bounces dropped (cv_elide.c: a sink no longer lends a
  * partial that only comes back to it), and each rank's transfer list.  A
  * new schedule is generated only when what the generator's decisions depend
@@ -26,14 +28,17 @@
  * same exchanged bytes, so they hold the same schedule (its hash is part of
  * the plan's, PAPCOLL_CHECK).
  *
- * Execution: each rank walks its transfers round by round; in a round it
- * starts its send (at most one; it is completed later, before the segment
- * could come back, or at the end) and receives (at most one, never the
- * segment it sends), then combines the received partial into its own, or,
- * at a sink that gave the segment away earlier, keeps it.  No other
- * synchronisation: message matching orders the rounds (a rank reaches round
- * r once its receives before r are done, so every send of round r is
- * posted: no deadlock).  Partials
+ * Execution, driven by data: each rank runs each segment's events (its
+ * sends and receives of it) in round order, the segments independently.  A
+ * send starts once the segment's earlier events are done and the rank's
+ * earlier sends to the same receiver have started (messages between two
+ * ranks match in schedule order); an arrived partial is combined into the
+ * rank's own, or, at a sink that gave the segment away earlier, replaces it
+ * once that send completed.  Receives are posted ahead in round order, up
+ * to N at a time, each into its own slot.  No deadlock: an event waits only
+ * for events of earlier rounds or for the matching send of its round.
+ * Marendic's executor waits for both transfers of each round; here a ready
+ * segment leaves whatever the others wait for.  Partials
  * are combined in schedule order: COMMUTATIVE_ONLY (falls back to
  * rabenseifner); for a given schedule the bracketing is fixed, so results
  * repeat bit for bit.  SPARSE: with the site's identity (sparse.h) each
@@ -59,8 +64,9 @@
  * needs one more), the generated schedule's length otherwise (at best the
  * imbalance plus a 2-way reduction: Marendic Prop. 3.7).  Generation: O(P
  * log P + R_sum W min(|G|, log P)) (cv_fast.c), only when the key changes.
- * Memory: the vector (root: its receive buffer), one segment, N flags and
- * N send requests (sparse: one more vector, the encodings);
+ * Memory: the vector (root: its receive buffer), up to N receive slots of a
+ * segment each, N send requests, the rank's events (at most two per round;
+ * sparse: one more vector, the encodings);
  * the plan: the schedule (about (P-1) N transfers of 16 bytes, the same on
  * every rank) and its index (8 bytes per transfer).
  * NOMEM: the plan data is allocated on the site's first plan; the generator

@@ -252,7 +252,7 @@ typedef struct {
     int *rx, nr, posted; /* [nr] receive events in round order (the posting order); posted so far */
     char *slots;         /* [W] receive buffers of smax bytes */
     size_t smax;
-    int W, *slot_ev, *freeslot, nfree; /* [W] the event a slot holds; the free slots */
+    int W, *slot_ev, *freeslot, nfree; /* [W] the event a posted slot holds; the free slots */
     MPI_Request *rreq;                 /* [W] receives, by slot */
     MPI_Request *sreq;   /* [N] the send of each segment, while in flight */
     int *todo, ntodo;    /* segments to advance */
@@ -352,7 +352,6 @@ static int take(exec_t *e, ev_t *v)
         rc = papcoll__sparse_runs(buf, (size_t)v->bytes, n, es, copy_run, &r);
         rc = rc < 0 ? PAPCOLL_ERR_TRUNCATE : rc;
     }
-    e->slot_ev[v->slot] = -1;
     e->freeslot[e->nfree++] = v->slot;
     return rc == PAPCOLL_OK ? post(e) : rc;
 }
@@ -430,7 +429,7 @@ int papcoll_reduce_clairvoyant(const papcoll__args_t *a)
     e.ev = malloc((size_t)e.m * sizeof(ev_t) + 1);
     e.sreq = malloc((size_t)c->N * sizeof(MPI_Request) + (size_t)e.W * sizeof(MPI_Request));
     st = malloc((size_t)e.W * sizeof(MPI_Status));
-    ints = malloc(((size_t)3 * c->N + 2 * (size_t)e.m + 4 * (size_t)e.W + (size_t)c->P + 1) * sizeof(int));
+    ints = malloc(((size_t)3 * c->N + 2 * (size_t)e.m + 3 * (size_t)e.W + (size_t)c->P + 1) * sizeof(int));
     e.enc = e.id != NULL ? malloc(a->bytes + 4 * (size_t)c->N + 1) : NULL;
     if (e.work == NULL || e.slots == NULL || e.ev == NULL || e.sreq == NULL || st == NULL || ints == NULL ||
         (e.id != NULL && e.enc == NULL)) {
@@ -449,7 +448,6 @@ int papcoll_reduce_clairvoyant(const papcoll__args_t *a)
         e.sreq[i] = MPI_REQUEST_NULL;
     for (i = 0; i < e.W; i++) {
         e.rreq[i] = MPI_REQUEST_NULL;
-        e.slot_ev[i] = -1;
         e.freeslot[e.nfree++] = e.W - 1 - i;
     }
     events(&e, idx + e.W); /* P ints of scratch after idx */

@@ -1,6 +1,6 @@
 /*
  * Serial unit tests of the sparse codec (papcoll/src/sparse.h): random
- * vectors of 0..3000 elements of 1, 4, 8 and 12 bytes, with identity
+ * vectors of 0..3000 elements of 1, 4, 8, 12 and 16 bytes, with identity
  * densities 0, 0.5, 0.9, 0.99 and 1, short and long runs:
  *   - the encoding fits papcoll__sparse_bound and is never larger than the
  *     dense form; runs are chosen exactly when they are smaller;
@@ -130,7 +130,7 @@ static void malformed(void)
 int main(void)
 {
     static const size_t sizes[] = {0, 1, 2, 3, 7, 64, 255, 1000, 3000};
-    static const size_t esz[] = {1, 4, 8, 12};
+    static const size_t esz[] = {1, 4, 8, 12, 16};
     static const double dens[] = {0, 0.5, 0.9, 0.99, 1};
     size_t a, b, c;
     int t;

@@ -26,11 +26,28 @@ static size_t get32(const char *p)
 }
 
 /* The end of the run of elements equal (want_id) or unequal to id from i. */
-static size_t run_end(const char *src, size_t i, size_t n, size_t es, const void *id, int want_id)
+static inline size_t scan(const char *src, size_t i, size_t n, size_t es, const void *id, int want_id)
 {
     while (i < n && (memcmp(src + i * es, id, es) == 0) == want_id)
         i++;
     return i;
+}
+
+/* scan() with the common element sizes as constants, so that the compiler
+ * turns each comparison into a load and compare instead of a call to
+ * memcmp (an RGBA + depth pixel is 8 bytes). */
+static size_t run_end(const char *src, size_t i, size_t n, size_t es, const void *id, int want_id)
+{
+    switch (es) {
+    case 4:
+        return scan(src, i, n, 4, id, want_id);
+    case 8:
+        return scan(src, i, n, 8, id, want_id);
+    case 16:
+        return scan(src, i, n, 16, id, want_id);
+    default:
+        return scan(src, i, n, es, id, want_id);
+    }
 }
 
 size_t papcoll__sparse_encode(const char *src, size_t n, size_t es, const void *id, char *out)

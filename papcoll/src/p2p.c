@@ -6,6 +6,9 @@
  * shares the cores with the computation it is overlapping (Proficz 2020,
  * Sect. 6 counts that as overhead).  The sleep starts at 2 us and doubles up
  * to 200 us, so a message that is already there costs no sleep at all.
+ * Clairvoyant's executor waits this way in the foreground too: its schedule
+ * makes ranks wait for predicted late ones, and a spinning waiter takes a
+ * core from the ranks still computing (docs/reduce.md, "Clairvoyant").
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -46,6 +49,16 @@ int papcoll__bg_waitall(int n, MPI_Request *reqs, MPI_Status *sts)
             return PAPCOLL_OK;
         backoff(&ns);
     }
+}
+
+int papcoll__bg_waitsome(int n, MPI_Request *reqs, int *done, int *idx, MPI_Status *sts)
+{
+    long ns = BACKOFF_MIN_NS;
+    int rc;
+
+    while ((rc = PMPI_Testsome(n, reqs, done, idx, sts)) == MPI_SUCCESS && *done == 0)
+        backoff(&ns);
+    return PAPCOLL__ERR(rc);
 }
 
 int papcoll__bg_wait(MPI_Request *req)

@@ -10,9 +10,11 @@
 
 #include "site.h"
 
-/* Background waits: poll with a growing sleep instead of spinning. */
+/* Background waits (and Clairvoyant's foreground): poll with a growing
+ * sleep instead of spinning. */
 int papcoll__bg_wait(MPI_Request *req);
 int papcoll__bg_waitall(int n, MPI_Request *reqs, MPI_Status *sts);
+int papcoll__bg_waitsome(int n, MPI_Request *reqs, int *done, int *idx, MPI_Status *sts);
 /* Receives one message of unknown size from src, appended to st->buf at
  * st->len; *len (may be NULL) gets its size. */
 int papcoll__bg_recv(papcoll__stage_t *st, int src, int tag, MPI_Comm comm, size_t *len);

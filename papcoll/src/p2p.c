@@ -41,14 +41,9 @@ int papcoll__bg_waitall(int n, MPI_Request *reqs, MPI_Status *sts)
     long ns = BACKOFF_MIN_NS;
     int done = 0, rc;
 
-    for (;;) {
-        rc = PMPI_Testall(n, reqs, &done, sts);
-        if (rc != MPI_SUCCESS)
-            return PAPCOLL__ERR(rc);
-        if (done)
-            return PAPCOLL_OK;
+    while ((rc = PMPI_Testall(n, reqs, &done, sts)) == MPI_SUCCESS && !done)
         backoff(&ns);
-    }
+    return PAPCOLL__ERR(rc);
 }
 
 int papcoll__bg_waitsome(int n, MPI_Request *reqs, int *done, int *idx, MPI_Status *sts)

@@ -37,13 +37,13 @@ static void sleep_ms(double ms)
     nanosleep(&ts, NULL);
 }
 
-/* This rank's delay at call it: uniform 0..2 ms, and 8 ms more for the
- * last rank in calls 10..19 (a regime change). */
+/* This rank's delay at call it: uniform 0..2 ms, and 8 ms more for rank 0
+ * (gather's root, not bcast's) in calls 10..19 (a regime change). */
 static double delay_ms(unsigned *seed, int it)
 {
     double d = 2.0 * rand_r(seed) / RAND_MAX;
 
-    return d + (it >= 10 && it < 20 && g_rank == g_size - 1 ? 8.0 : 0.0);
+    return d + (it >= 10 && it < 20 && g_rank == 0 ? 8.0 : 0.0);
 }
 
 static int one_call(papcoll_site_t *s, papcoll_op_t op, int it, int *buf)
@@ -111,7 +111,11 @@ static void run_site(const char *policy, papcoll_op_t op, int no_monitor, int it
     }
     if (g_size > 1 && strncmp(policy, "tune", 4) == 0 && switches < 3)
         fail("tune explored fewer than 3 algorithms", policy, iters);
-    if (g_size > 1 && strncmp(policy, "tune", 4) != 0 && switches < 2)
+    /* auto's gather without monitor threads has one counterpart, sls, which
+     * the model never prefers to lin (the same blocks through the root's
+     * port, a handshake more each): no switch is due there. */
+    if (g_size > 1 && strncmp(policy, "tune", 4) != 0 && switches < 2 &&
+        !(no_monitor && op == PAPCOLL_OP_GATHER && strcmp(policy, "auto") == 0))
         fail("the policy never switched between regimes", policy, iters);
     papcoll_site_free(&s);
     papcoll_finalize(&ctx);

@@ -104,7 +104,7 @@ static void test_auto(void)
     papcoll__auto_cfg_t cfg = {0.25};
     papcoll__auto_out_t o;
     papcoll__pin_t in = pin(8, 1 << 20, 0, 1);
-    papcoll_op_t G = PAPCOLL_OP_GATHER, B = PAPCOLL_OP_BCAST;
+    papcoll_op_t G = PAPCOLL_OP_GATHER, B = PAPCOLL_OP_BCAST, R = PAPCOLL_OP_REDUCE;
 
     papcoll__auto_choose(G, &in, &cfg, all_ok, NULL, &o);
     check(o.base == A(G, "lin") && o.algo == o.base, "gather balanced 1 MiB: lin, got %d/%d", o.base, o.algo);
@@ -127,6 +127,71 @@ static void test_auto(void)
     in.spread = NAN;
     papcoll__auto_choose(G, &in, &cfg, all_ok, NULL, &o);
     check(o.algo == o.base && isnan(o.ratio), "no prediction: base");
+    in = pin(8, 1 << 20, 0, 1);
+    papcoll__auto_choose(R, &in, &cfg, all_ok, NULL, &o);
+    check(o.algo == A(R, "clairvoyant"), "reduce 1 MiB: clairvoyant's pipelined tree, got %s",
+          papcoll_algo_name(R, o.algo));
+    in.spread = 0.05;
+    papcoll__auto_choose(R, &in, &cfg, all_ok, NULL, &o);
+    check(o.algo == A(R, "clairvoyant") && isnan(o.gain),
+          "reduce 1 MiB, 50 ms spread: clairvoyant stays, got %s", papcoll_algo_name(R, o.algo));
+    in = pin(8, 64, 0, 1);
+    papcoll__auto_choose(R, &in, &cfg, all_ok, NULL, &o);
+    check(o.algo == A(R, "binomial"), "reduce 64 B: binomial (a tie goes to no plan), got %s",
+          papcoll_algo_name(R, o.algo));
+}
+
+/* Gather under a predicted PAT: the root's port as a queue. */
+static void test_auto_port(void)
+{
+    papcoll__auto_cfg_t cfg = {0.25};
+    papcoll__auto_out_t o;
+    papcoll__pin_t in = pin(8, 1 << 20, 0.05, 1);
+    papcoll_op_t G = PAPCOLL_OP_GATHER;
+    double pr[8] = {0};
+    int i;
+
+    in.root = 0;
+    in.pred = pr;
+    in.lag_noise = 0.001;
+    pr[7] = 0.05; /* one late rank, the root early: its block comes while the others' flow */
+    papcoll__auto_choose(G, &in, &cfg, all_ok, NULL, &o);
+    check(o.algo == A(G, "lin") && o.gain <= 0, "single late non-root: lin, got %s gain %g",
+          papcoll_algo_name(G, o.algo), o.gain);
+    pr[7] = 0;
+    pr[0] = 0.05; /* the root late: lin's port starts with it, bsls's background part before */
+    papcoll__auto_choose(G, &in, &cfg, all_ok, NULL, &o);
+    check(o.algo == A(G, "bsls") && fabs(o.gain - (0.05 + 50e-6 + 7 * 1048576 * 8e-9 - 0.05)) < 0.01,
+          "late root: bsls, got %s gain %g", papcoll_algo_name(G, o.algo), o.gain);
+    for (i = 0; i < 8; i++)
+        pr[i] = 0.05 * i / 7; /* spread out, the root predicted first */
+    papcoll__auto_choose(G, &in, &cfg, all_ok, NULL, &o);
+    check(o.algo == A(G, "lin"), "reliable prediction, root first: lin, got %s",
+          papcoll_algo_name(G, o.algo));
+    in.lag_noise = 0.05; /* predictions miss the next call by the whole spread: the root's mean arrival */
+    papcoll__auto_choose(G, &in, &cfg, all_ok, NULL, &o);
+    check(o.algo == A(G, "bsls") && o.gain > 0.015, "unreliable prediction: bsls, got %s gain %g",
+          papcoll_algo_name(G, o.algo), o.gain);
+}
+
+static void test_regime(void)
+{
+    papcoll__pin_t in = pin(8, 1 << 20, 0, 1);
+    double pr[8] = {0};
+
+    check(papcoll__regime(&in, 0.06, 0.25) == PAPCOLL__REGIME_BALANCED, "no prediction: balanced");
+    in.pred = pr;
+    in.root = 0;
+    check(papcoll__regime(&in, 0.06, 0.25) == PAPCOLL__REGIME_BALANCED, "zero spread: balanced");
+    pr[3] = in.spread = 0.01;
+    check(papcoll__regime(&in, 0.06, 0.25) == PAPCOLL__REGIME_BALANCED, "ratio 0.17: balanced");
+    pr[3] = in.spread = 0.05;
+    check(papcoll__regime(&in, 0.06, 0.25) == PAPCOLL__REGIME_ROOT_EARLY, "late non-root: root early");
+    pr[0] = 0.03;
+    check(papcoll__regime(&in, 0.06, 0.25) == PAPCOLL__REGIME_ROOT_LATE, "root in the late half: root late");
+    in.root = -1;
+    check(papcoll__regime(&in, 0.06, 0.25) == PAPCOLL__REGIME_ROOT_EARLY, "no root: imbalanced");
+    check(papcoll__regime(&in, NAN, 0.25) == PAPCOLL__REGIME_BALANCED, "no model: balanced");
 }
 
 static void test_ph(void)
@@ -193,6 +258,14 @@ static void test_tune(void)
         papcoll__tune_observe(&t, 6, 1.0, 3.0); /* the spread jumps to 3 run times */
     check(t.phase == PAPCOLL__TUNE_EXPLORE && t.why == 2, "change point: re-explores after %d calls", i);
     check(isnan(papcoll__tune_median(&t, 0)), "a new exploration forgets old samples");
+    for (i = 0; i < 9; i++) {
+        a = papcoll__tune_next(&t);
+        papcoll__tune_observe(&t, a, rt[a], 0.1);
+    }
+    for (i = 0; i < 3; i++) /* the exploited one slows down past the next best's median */
+        papcoll__tune_observe(&t, 6, 2.5, 0.1);
+    check(t.phase == PAPCOLL__TUNE_EXPLOIT && papcoll__tune_next(&t) == 9, "greedy: exploits 9 now, got %d",
+          papcoll__tune_next(&t));
 }
 
 static void test_policy_text(void)
@@ -224,6 +297,8 @@ int main(void)
     test_rules_match();
     test_auto();
     test_ph();
+    test_auto_port();
+    test_regime();
     test_tune();
     test_policy_text();
     return unit_summary();

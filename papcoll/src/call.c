@@ -55,7 +55,7 @@ static int replan(papcoll_site_t *site, const papcoll__args_t *a, int algo)
 /* Explicit PAT: plan here, or in the monitor together with the background part. */
 static int decide_pat(papcoll_site_t *site, const papcoll__args_t *a, const double *pat, decision_t *d)
 {
-    papcoll__planreq_t req = {NAN, 0, pat, &a->sig, 1, 1};
+    papcoll__planreq_t req = {NAN, 0, pat, &a->sig, 1, 1, NULL};
     int rc;
 
     if (site->requested != site->calls)
@@ -76,7 +76,7 @@ static int decide_monitor(papcoll_site_t *site, const papcoll__args_t *a, decisi
 {
     papcoll__selection_t s;
     const papcoll__sig_t *sig = site->last_sig.root != -2 ? &site->last_sig : &a->sig;
-    papcoll__planreq_t req = {NAN, 1, NULL, sig, 0, 1};
+    papcoll__planreq_t req = {NAN, 1, NULL, sig, 0, 1, NULL};
     int rc = PAPCOLL_OK, planned;
 
     if (site->requested == site->calls) {
@@ -178,74 +178,107 @@ static int check_agreement(papcoll_site_t *site, const decision_t *d)
     return PAPCOLL_ERR_AGREE;
 }
 
-/* Max - min of the finite values x[i * stride] (NaN: fewer than two). */
-static double spread_of(const double *x, int n, int stride, double *lo)
-{
-    double mn = INFINITY, mx = -INFINITY;
-    int i, k = 0;
-
-    for (i = 0; i < n; i++)
-        if (isfinite(x[(size_t)i * stride])) {
-            mn = fmin(mn, x[(size_t)i * stride]);
-            mx = fmax(mx, x[(size_t)i * stride]);
-            k++;
-        }
-    if (lo != NULL)
-        *lo = mn;
-    return k >= 2 ? mx - mn : NAN;
-}
-
 /* The shared inputs of a data-dependent policy: the signature, P, the
- * model, the prediction (pat, or the exchange's) and the exchanged
- * arrivals and exits of the previous call.  Never a local clock. */
-static void data_inputs(const papcoll_site_t *site, const papcoll__args_t *a, const double *pat, papcoll__pin_t *in)
+ * model, and an exchange's snapshot: its prediction and the arrivals and
+ * exits it carried.  Never a local clock.  snap NULL: no exchange (the
+ * first call); pat: an explicit PAT, the prediction itself. */
+static void data_inputs(const papcoll_site_t *site, const papcoll__sig_t *sig, const double *pat,
+                        const papcoll__snap_t *snap, int observed_algo, papcoll__pin_t *in)
 {
     const papcoll_ctx_t *ctx = site->ctx;
-    const double *x = site->xchg;
-    double first, mx = -INFINITY;
-    int i, P = a->size;
+    int P = ctx->size;
 
-    *in = (papcoll__pin_t){.P = P, .bytes = (double)a->bytes, .commutative = a->sig.commutative,
-                           .has_monitor = ctx->has_monitor, .seg = (double)ctx->segment_bytes,
-                           .last_algo = site->last_algo, .last_runtime = NAN, .last_spread = NAN};
+    *in = (papcoll__pin_t){.P = P,
+                           .bytes = (double)sig->bytes,
+                           .commutative = sig->commutative,
+                           .has_monitor = ctx->has_monitor,
+                           .seg = (double)ctx->segment_bytes,
+                           .root = sig->root,
+                           .last_algo = observed_algo,
+                           .last_runtime = NAN,
+                           .last_spread = NAN,
+                           .lag_noise = NAN};
     in->alpha = ctx->has_model ? ctx->model.v[PAPCOLL__M_ALPHA] : NAN;
     in->beta = ctx->has_model ? ctx->model.v[PAPCOLL__M_BETA] : NAN;
     in->gamma = ctx->has_model ? ctx->model.v[PAPCOLL__M_GAMMA] : NAN;
-    in->spread = pat != NULL ? spread_of(pat, P, 1, NULL) : site->pred_ok ? spread_of(site->pred, P, 1, NULL) : NAN;
-    if (pat != NULL)
-        return; /* no exchange: nothing observed */
-    in->last_spread = spread_of(x + PAPCOLL__X_ARRIVAL, P, PAPCOLL__XCHG, &first);
+    in->lag = site->has_thread ? 2 : 1;
+    in->pred = pat != NULL ? pat : snap != NULL ? snap->pred : NULL;
+    in->spread = in->pred != NULL ? papcoll__spread(in->pred, P, 1, NULL) : NAN;
+    if (pat != NULL || snap == NULL)
+        return; /* nothing observed */
+    in->last_spread = snap->spread;
+    in->last_runtime = snap->runtime;
+    in->lag_noise = snap->lag_noise;
     if (site->test_local_policy && isfinite(site->last_arrival)) /* the mutant tests/policy.sh must catch */
-        in->spread = site->last_arrival - first;
-    for (i = 0; i < P; i++)
-        mx = fmax(mx, x[(size_t)i * PAPCOLL__XCHG + PAPCOLL__X_EXIT]);
-    if (!isnan(in->last_spread) && isfinite(mx))
-        in->last_runtime = mx - first;
+        in->spread = site->last_arrival - snap->first;
 }
 
-/* A data-dependent policy: the exchange of this call (queued at the edge,
- * or now), waited for, then the choice from its values. */
+/* The previous call's exchange, waited for (monitor path): its snapshot
+ * (NULL: it did not happen) and the algorithm of the call it observed. */
+static int prev_exchange(papcoll_site_t *site, const papcoll__snap_t **snap, int *seen)
+{
+    int k = site->calls - 1, rc;
+
+    *snap = NULL;
+    *seen = k >= 1 ? site->algo_hist[(k - 1) & 1] : -1;
+    if (site->prev_xchg && (rc = papcoll__wait_exchange(site, k)) != PAPCOLL_OK)
+        return rc;
+    if (k >= 0 && site->snap[k & 1].iter == k)
+        *snap = &site->snap[k & 1];
+    return PAPCOLL_OK;
+}
+
+/*
+ * A data-dependent policy.  With a monitor thread it decides from the
+ * previous call's exchange (done, or waited for: every rank has passed
+ * that call), so that an algorithm without a plan starts at once: this
+ * call's exchange completes only when the last rank reaches its edge, and
+ * waiting for it would hold every rank until then.  The call's own
+ * exchange still runs, and is waited for when the choice needs its plan.
+ * The observation is then that of the call before the previous one.
+ * Without a monitor the call's exchange runs inline anyway, and the policy
+ * decides from it.
+ */
 static int decide_data(papcoll_site_t *site, const papcoll__args_t *a, const double *pat, decision_t *d)
 {
-    papcoll__planreq_t req = {site->est, 1, NULL, &a->sig, 1, 0};
+    papcoll__planreq_t req = {site->est, 1, NULL, &a->sig, 1, 0, NULL};
+    const papcoll__snap_t *snap = NULL;
     papcoll__pin_t in;
     double t0;
-    int rc = PAPCOLL_OK;
+    int rc = PAPCOLL_OK, seen = -1;
 
     if (pat == NULL && site->has_thread) {
-        rc = decide_monitor(site, a, d); /* the baseline needs no plan: an exchange only */
-        rc = rc ? rc : papcoll__wait_plan(site);
+        rc = decide_monitor(site, a, d); /* queues this call's exchange (no plan: the baseline needs none) */
+        rc = rc ? rc : prev_exchange(site, &snap, &seen);
     } else if (pat == NULL) {
         rc = papcoll__plan_inline(site, &req);
+        snap = site->snap[site->calls & 1].iter == site->calls ? &site->snap[site->calls & 1] : NULL;
+        seen = site->last_algo;
     }
     if (rc != PAPCOLL_OK)
         return rc;
     t0 = papcoll__mono();
-    data_inputs(site, a, pat, &in);
+    data_inputs(site, &a->sig, pat, snap, seen, &in);
     papcoll__select_data(&site->policy, site->op, &a->sig, &in, &d->sel);
     site->timing.decision = papcoll__mono() - t0;
     d->algo = d->sel.algo;
     d->reason = d->sel.reason;
+    if (pat == NULL && site->has_thread && needs_job(site->op, d->sel.algo))
+        rc = papcoll__wait_plan(site); /* the plan comes from this call's exchange */
+    return rc;
+}
+
+int papcoll__preview(papcoll_site_t *site, const papcoll__sig_t *sig, papcoll__selection_t *sel)
+{
+    const papcoll__snap_t *snap;
+    papcoll__pin_t in;
+    int seen, rc = prev_exchange(site, &snap, &seen);
+
+    if (rc != PAPCOLL_OK)
+        return rc;
+    data_inputs(site, sig, NULL, snap, seen, &in);
+    memcpy(site->preview, &site->policy, sizeof *site->preview);
+    papcoll__select_data(site->preview, site->op, sig, &in, sel);
     return PAPCOLL_OK;
 }
 
@@ -253,7 +286,7 @@ static int decide(papcoll_site_t *site, const papcoll__args_t *a, int use_pat, c
                   decision_t *d)
 {
     papcoll_ctx_t *ctx = site->ctx;
-    papcoll__planreq_t req = {site->est, 1, NULL, &a->sig, 1, 0};
+    papcoll__planreq_t req = {site->est, 1, NULL, &a->sig, 1, 0, NULL};
     int rc;
 
     papcoll__select(&site->policy, site->op, &a->sig, a->size, ctx->has_monitor, &d->sel);
@@ -327,7 +360,8 @@ static void finish(papcoll_site_t *site, const papcoll__args_t *a, const decisio
     site->last_arrival = arrival;
     site->last_exit = now;
     site->last_sig = a->sig;
-    site->last_algo = d->algo;
+    site->last_algo = site->algo_hist[site->calls & 1] = d->algo;
+    site->prev_xchg = site->requested > site->calls;
     site->bg_started = 0;
     site->job_plans = 0;
     site->est = NAN;

@@ -35,6 +35,59 @@ static void fill_rec(const papcoll_site_t *site, double est, double *rec)
     rec[PAPCOLL__X_ITER] = site->calls;
 }
 
+double papcoll__spread(const double *x, int n, int stride, double *lo)
+{
+    double mn = INFINITY, mx = -INFINITY;
+    int i, k = 0;
+
+    for (i = 0; i < n; i++)
+        if (isfinite(x[(size_t)i * stride])) {
+            mn = fmin(mn, x[(size_t)i * stride]);
+            mx = fmax(mx, x[(size_t)i * stride]);
+            k++;
+        }
+    if (lo != NULL)
+        *lo = mn;
+    return k >= 2 ? mx - mn : NAN;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The policies' inputs from exchange `it` into slot it % 2.  The slot
+ * still holds exchange it - 2, whose prediction (for call it - 2) is
+ * scored against the arrivals of call it - 1 first: the lag-1 error a
+ * policy deciding from the previous exchange makes (call.c). */
+static void snapshot(papcoll_site_t *site, int it)
+{
+    papcoll__snap_t *s = &site->snap[it & 1];
+    int P = site->ctx->size, i;
+    double *col = site->col, lo, mx = -INFINITY, e, w[PAPCOLL__LAG_WIN];
+
+    for (i = 0; i < P; i++)
+        col[i] = site->xchg[i * PAPCOLL__XCHG + PAPCOLL__X_ARRIVAL];
+    s->spread = papcoll__spread(col, P, 1, &s->first);
+    if (s->iter == it - 2 && !isnan(s->spread)) {
+        for (i = 0; i < P; i++)
+            col[i] -= s->first + s->pred[i];
+        e = papcoll__spread(col, P, 1, &lo);
+        if (!isnan(e))
+            site->lag_err[site->nlag++ % PAPCOLL__LAG_WIN] = e;
+    }
+    for (i = 0; i < P; i++)
+        mx = fmax(mx, site->xchg[i * PAPCOLL__XCHG + PAPCOLL__X_EXIT]);
+    s->runtime = !isnan(s->spread) && isfinite(mx) ? mx - s->first : NAN;
+    i = site->nlag < PAPCOLL__LAG_WIN ? site->nlag : PAPCOLL__LAG_WIN;
+    memcpy(w, site->lag_err, (size_t)i * sizeof *w);
+    qsort(w, (size_t)i, sizeof *w, cmp_double);
+    s->lag_noise = i == 0 ? NAN : i % 2 ? w[i / 2] : 0.5 * (w[i / 2 - 1] + w[i / 2]);
+    memcpy(s->pred, site->pred, (size_t)P * sizeof(double));
+    s->iter = it;
+}
+
 /* Exchange + predictor update into site->pred and site->noise (the last
  * prediction scored against the arrivals it was made for); *t0: when the
  * data arrived.  Collective over site->mcomm. */
@@ -58,6 +111,7 @@ static int exchange(papcoll_site_t *site, const double *rec, double *t0)
     for (i = 0; i < P; i++)
         col[i] = site->xchg[i * PAPCOLL__XCHG + PAPCOLL__X_EST];
     papcoll__pred_predict(&site->predictor, col, site->pred);
+    snapshot(site, (int)it);
     return PAPCOLL_OK;
 }
 
@@ -65,7 +119,7 @@ static int exchange(papcoll_site_t *site, const double *rec, double *t0)
  * monitor's plan job and of the inline path.  Returns the prediction used
  * (NULL: none) in *pred. */
 static int plan_steps(papcoll_site_t *site, int xchg, const double *rec, const double *pat, int has_pat,
-                      const papcoll__sig_t *sig, int plan, int iter)
+                      const papcoll__sig_t *sig, int plan, int iter, const papcoll__selection_t *sel)
 {
     papcoll_ctx_t *ctx = site->ctx;
     const double *pred = has_pat ? pat : NULL;
@@ -80,7 +134,10 @@ static int plan_steps(papcoll_site_t *site, int xchg, const double *rec, const d
     }
     if (!plan)
         return rc;
-    papcoll__select(&site->policy, site->op, sig, ctx->size, ctx->has_monitor, &site->sel);
+    if (sel != NULL)
+        site->sel = *sel;
+    else
+        papcoll__select(&site->policy, site->op, sig, ctx->size, ctx->has_monitor, &site->sel);
     if (sig == NULL) { /* the first call's edge: its root is not known, the call plans */
         site->plan.iter = -1;
         return rc;
@@ -117,7 +174,8 @@ static void run_plan_job(papcoll_site_t *site, papcoll__job_t *job)
     int rc = PAPCOLL_OK, bg = 0, algo = -1, root = -1;
 
     if (job->xchg || job->plan)
-        rc = plan_steps(site, job->xchg, job->rec, job->pat, job->has_pat, sig, job->plan, job->iter);
+        rc = plan_steps(site, job->xchg, job->rec, job->pat, job->has_pat, sig, job->plan, job->iter,
+                        job->has_sel ? &job->sel : NULL);
     pthread_mutex_lock(&site->lock);
     if (job->bg && (job->plan || !job->xchg)) { /* an exchange-only job leaves sel to the call */
         algo = site->sel.algo;
@@ -240,6 +298,9 @@ static void fill_plan(const papcoll_site_t *site, const papcoll__planreq_t *req,
         job->sig = *req->sig;
     job->plan = req->plan;
     job->bg = req->bg;
+    job->has_sel = req->sel != NULL;
+    if (req->sel != NULL)
+        job->sel = *req->sel;
 }
 
 void papcoll__request_plan(papcoll_site_t *site, const papcoll__planreq_t *req)
@@ -256,7 +317,7 @@ void papcoll__request_bg(papcoll_site_t *site)
 {
     papcoll__job_t *job = reserve(site, PAPCOLL__JOB_PLAN);
 
-    job->xchg = job->plan = job->has_pat = job->has_sig = 0;
+    job->xchg = job->plan = job->has_pat = job->has_sig = job->has_sel = 0;
     job->bg = 1;
     commit(site);
 }
@@ -282,7 +343,8 @@ int papcoll__plan_inline(papcoll_site_t *site, const papcoll__planreq_t *req)
     fill_rec(site, req->est, rec);
     if (req->exchange)
         site->requested++;
-    return plan_steps(site, req->exchange, rec, req->pat, req->pat != NULL, req->sig, 1, site->calls);
+    return plan_steps(site, req->exchange, rec, req->pat, req->pat != NULL, req->sig, 1, site->calls,
+                      req->sel);
 }
 
 int papcoll__wait_plan(papcoll_site_t *site)
@@ -295,6 +357,20 @@ int papcoll__wait_plan(papcoll_site_t *site)
     while (site->done_iter != site->calls)
         pthread_cond_wait(&site->cond, &site->lock);
     rc = site->job_rc;
+    pthread_mutex_unlock(&site->lock);
+    return rc;
+}
+
+int papcoll__wait_exchange(papcoll_site_t *site, int iter)
+{
+    int rc;
+
+    if (!site->has_thread)
+        return PAPCOLL_OK;
+    pthread_mutex_lock(&site->lock);
+    while (site->done_iter < iter)
+        pthread_cond_wait(&site->cond, &site->lock);
+    rc = site->done_iter == iter ? site->job_rc : PAPCOLL_OK;
     pthread_mutex_unlock(&site->lock);
     return rc;
 }

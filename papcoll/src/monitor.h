@@ -23,6 +23,7 @@ typedef struct {
     const papcoll__sig_t *sig; /* the signature to plan for (NULL: not known yet) */
     int plan;                  /* select and plan (else: exchange only) */
     int bg;                    /* with plan: run the selected algorithm's background part */
+    const papcoll__selection_t *sel; /* with plan: this selection (NULL: the policy's own) */
 } papcoll__planreq_t;
 
 /* Queues the plan job of the pending call (an exchange counts as requested). */
@@ -37,13 +38,23 @@ void papcoll__request_clock(papcoll_site_t *site);
 /* The plan job's steps in the calling thread: exchange (collective) unless
  * from pat, select, plan. */
 int papcoll__plan_inline(papcoll_site_t *site, const papcoll__planreq_t *req);
+/* The choice a data-dependent policy would make now for sig, from the
+ * previous call's exchange (waited for), on a copy of the policy: the
+ * edge's plan job plans it (call.c). */
+int papcoll__preview(papcoll_site_t *site, const papcoll__sig_t *sig, papcoll__selection_t *sel);
 /* Re-estimates the clock and, while tracing, hands the estimate to the
  * sink (collective over ctx->clock_comm; warns on failure). */
 void papcoll__resync(papcoll_ctx_t *ctx);
 /* Waits until the pending call's plan exists; returns the job's rc. */
 int papcoll__wait_plan(papcoll_site_t *site);
 /* Waits until the pending call's background part finished; returns its rc. */
+/* Waits until the job of call iter (an exchange) is done; its status, or
+ * OK when a later job is done already. */
+int papcoll__wait_exchange(papcoll_site_t *site, int iter);
 int papcoll__wait_bg(papcoll_site_t *site);
+/* Max - min of the finite values x[i * stride] (NaN: fewer than two);
+ * *lo: the min (inf: none). */
+double papcoll__spread(const double *x, int n, int stride, double *lo);
 /* Waits until the monitor has no job of this site. */
 void papcoll__wait_idle(papcoll_site_t *site);
 

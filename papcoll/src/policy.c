@@ -14,6 +14,12 @@
 
 /* ---- cost model (Hockney alpha-beta plus gamma per combined byte) ------ */
 
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 static int is(papcoll_op_t op, int algo, const char *name)
 {
     return papcoll_algo_find(op, name) == algo;
@@ -70,6 +76,9 @@ static double cost_reduce(papcoll_op_t op, int algo, const papcoll__pin_t *in)
         return L * (a + m * (b + g));
     if (is(op, algo, "pipelined") || is(op, algo, "inorder"))
         return pipeline(floor(log2(P > 1 ? P : 1)), m, in, b + g, 2);
+    if (is(op, algo,
+           "clairvoyant")) /* on balanced arrivals: segments through a binary tree (Marendic Eq. 1) */
+        return pipeline(L, m, in, b + g, 1);
     if (is(op, algo, "rabenseifner") || is(op, algo, "radixk"))
         return 2 * L * a + 2 * (P - 1) / P * m * b + (P - 1) / P * m * g;
     if (is(op, algo, "ring"))
@@ -125,12 +134,15 @@ double papcoll__model_time(papcoll_op_t op, const papcoll__pin_t *in, papcoll__e
 
     *base = -1;
     for (i = 0; i < n; i++) {
-        if (papcoll_algo_flags(op, i) & (PAPCOLL_F_NEEDS_PAT | PAPCOLL_F_BACKGROUND))
-            continue; /* the base algorithms: costed on balanced arrivals */
+        if (papcoll_algo_flags(op, i) & PAPCOLL_F_BACKGROUND)
+            continue; /* costed on balanced arrivals, in the foreground */
         c = papcoll__cost(op, i, in);
         if (isnan(c) || !ok(op, i, arg))
             continue;
-        if (*base < 0 || c < best) {
+        /* A tie goes to the algorithm without a plan (lin before sls). */
+        if (*base < 0 || c < best ||
+            (c == best && (papcoll_algo_flags(op, *base) & PAPCOLL_F_NEEDS_PAT) &&
+             !(papcoll_algo_flags(op, i) & PAPCOLL_F_NEEDS_PAT))) {
             best = c;
             *base = i;
         }
@@ -138,10 +150,75 @@ double papcoll__model_time(papcoll_op_t op, const papcoll__pin_t *in, papcoll__e
     return best;
 }
 
+/* The root's arrival offset a model of a linear algorithm assumes: the
+ * predicted one, or, when predictions miss the next call by more than
+ * half the spread (lag_noise), at least the mean predicted offset. */
+static double root_arrival(const papcoll__pin_t *in)
+{
+    double mean = 0;
+    int i;
+
+    if (!(in->lag_noise > in->spread / 2))
+        return in->pred[in->root];
+    for (i = 0; i < in->P; i++)
+        mean += in->pred[i] / in->P;
+    return fmax(in->pred[in->root], mean);
+}
+
+/*
+ * A linear gather or scatter under the predicted PAT: the root's port
+ * carries one block after another, each no earlier than its rank's
+ * arrival, in arrival order (all) or in rank order (ordered).  start: when
+ * the port starts (the root's arrival, or 0 for a background part, whose
+ * root still ends no earlier than its own arrival); per: the cost of a
+ * block beyond m beta (alpha, or a handshake's 2 alpha).
+ */
+#define QUEUE_MAX 1024 /* ranks port_queue models (beyond: the tree formulas) */
+
+static double port_queue(const papcoll__pin_t *in, double start, int ordered, double per, double a_root)
+{
+    double t = start, m = in->bytes * in->beta, a[QUEUE_MAX];
+    int i, n = 0;
+
+    for (i = 0; i < in->P; i++)
+        if (i != in->root)
+            a[n++] = in->pred[i];
+    if (!ordered)
+        qsort(a, (size_t)n, sizeof a[0], cmp_d);
+    for (i = 0; i < n; i++)
+        t = fmax(t, a[i]) + per + m;
+    return fmax(t, a_root);
+}
+
+/* Modelled times of base and of its PAP-aware counterpart s under the
+ * predicted PAT.  Gather from lin or ls, with a prediction for at most
+ * QUEUE_MAX ranks: the root's port (port_queue), a background part (bsls) starting
+ * before the root arrives.  Otherwise: a late rank holds a base tree back
+ * for the whole collective, spread + t_base; in the sorted variant it is a
+ * leaf, one message after its arrival. */
+static void pat_times(papcoll_op_t op, int base, int s, const papcoll__pin_t *in, double t_base, double *tb,
+                      double *ts)
+{
+    double leaf = in->alpha + in->bytes * (in->beta + (op >= PAPCOLL_OP_REDUCE ? in->gamma : 0)), ar;
+
+    if (op == PAPCOLL_OP_GATHER && in->pred != NULL && in->root >= 0 && in->P <= QUEUE_MAX &&
+        (is(op, base, "lin") || is(op, base, "ls"))) {
+        ar = root_arrival(in);
+        *tb = port_queue(in, ar, is(op, base, "ls"), is(op, base, "ls") ? 2 * in->alpha : 0, ar) +
+              (is(op, base, "lin") ? in->alpha : 0);
+        *ts = port_queue(in, is(op, s, "bsls") ? 0 : ar, 0, 2 * in->alpha, ar);
+        return;
+    }
+    *tb = in->spread + t_base;
+    *ts = fmax(t_base, in->spread + leaf);
+}
+
+#define AUTO_MARGIN 0.05 /* of t_base: the least gain for which auto switches */
+
 void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, const papcoll__auto_cfg_t *cfg,
                           papcoll__eligible_fn ok, void *arg, papcoll__auto_out_t *out)
 {
-    double leaf, slow_base, slow_sorted;
+    double slow_base, slow_sorted;
     int s;
 
     out->t_base = papcoll__model_time(op, in, ok, arg, &out->base);
@@ -150,18 +227,19 @@ void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, const papco
     if (out->base < 0 || isnan(in->spread))
         return;
     out->ratio = out->t_base > 0 ? in->spread / out->t_base : INFINITY;
+    if (papcoll_algo_flags(op, out->base) & PAPCOLL_F_NEEDS_PAT)
+        return; /* the base plans from the prediction itself (Clairvoyant): no counterpart */
     s = papcoll__sorted_of(op, out->base, in->commutative, in->has_monitor);
     if (s < 0 || !ok(op, s, arg)) /* the foreground variant when the background one cannot run */
         s = papcoll__sorted_of(op, out->base, in->commutative, 0);
     if (s < 0 || !ok(op, s, arg))
         return;
-    /* A late rank holds a base tree back for the whole collective; in the
-     * sorted variant it is a leaf: one message after its arrival. */
-    leaf = in->alpha + in->bytes * (in->beta + (op >= PAPCOLL_OP_REDUCE ? in->gamma : 0));
-    slow_base = in->spread + out->t_base;
-    slow_sorted = fmax(out->t_base, in->spread + leaf);
+    pat_times(op, out->base, s, in, out->t_base, &slow_base, &slow_sorted);
     out->gain = slow_base - slow_sorted;
-    if (out->ratio >= cfg->ratio && out->gain > 0)
+    /* The model prices neither the counterpart's wait for its plan nor its
+     * thread: a gain within AUTO_MARGIN of t_base is no reason to switch
+     * (measured: the predicted arrivals' jitter flipped the choice). */
+    if (out->ratio >= cfg->ratio && out->gain > AUTO_MARGIN * out->t_base)
         out->algo = s;
 }
 
@@ -377,6 +455,20 @@ static void tune_explore(papcoll__tune_t *t, int why)
     papcoll__ph_reset(&t->ph);
 }
 
+int papcoll__regime(const papcoll__pin_t *in, double t_model, double ratio)
+{
+    double lo;
+
+    if (in->pred == NULL || isnan(in->spread) || !(t_model > 0) || in->spread < ratio * t_model)
+        return PAPCOLL__REGIME_BALANCED;
+    if (in->root < 0 || in->root >= in->P)
+        return PAPCOLL__REGIME_ROOT_EARLY;
+    lo = in->pred[in->root];
+    for (int i = 0; i < in->P; i++)
+        lo = fmin(lo, in->pred[i]);
+    return in->pred[in->root] - lo >= in->spread / 2 ? PAPCOLL__REGIME_ROOT_LATE : PAPCOLL__REGIME_ROOT_EARLY;
+}
+
 void papcoll__tune_init(papcoll__tune_t *t, const papcoll__tune_cfg_t *cfg, const int *cand, int nc)
 {
     memset(t, 0, sizeof(*t));
@@ -392,12 +484,6 @@ void papcoll__tune_init(papcoll__tune_t *t, const papcoll__tune_cfg_t *cfg, cons
     t->ph.floor = 0.05;
     t->ph.min_n = 10;
     tune_explore(t, 0);
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 double papcoll__tune_median(const papcoll__tune_t *t, int k)
@@ -420,7 +506,8 @@ static void add_sample(papcoll__tune_t *t, int k, double runtime)
         t->nt[k]++;
 }
 
-static void tune_exploit(papcoll__tune_t *t)
+/* The candidate with the smallest median (0: none has samples). */
+static int tune_best(const papcoll__tune_t *t, double *median)
 {
     int k, best = -1;
     double m, bm = NAN;
@@ -432,9 +519,14 @@ static void tune_exploit(papcoll__tune_t *t)
             bm = m;
         }
     }
+    *median = bm;
+    return best < 0 ? 0 : best;
+}
+
+static void tune_exploit(papcoll__tune_t *t)
+{
     t->phase = PAPCOLL__TUNE_EXPLOIT;
-    t->best = best < 0 ? 0 : best;
-    t->ref = bm;
+    t->best = tune_best(t, &t->ref);
     t->since = 0;
     papcoll__ph_reset(&t->ph);
 }
@@ -442,6 +534,7 @@ static void tune_exploit(papcoll__tune_t *t)
 void papcoll__tune_observe(papcoll__tune_t *t, int algo, double runtime, double spread)
 {
     int k;
+    double m;
 
     for (k = 0; k < t->nc && t->cand[k] != algo; k++)
         ;
@@ -453,6 +546,7 @@ void papcoll__tune_observe(papcoll__tune_t *t, int algo, double runtime, double 
         return;
     }
     t->since++;
+    t->best = tune_best(t, &m); /* the exploited one's window moves: another may now be better */
     if (t->ref > 0 && papcoll__ph_add(&t->ph, spread / t->ref))
         tune_explore(t, 2);
     else if (t->cfg.period > 0 && t->since >= t->cfg.period)

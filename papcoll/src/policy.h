@@ -21,10 +21,15 @@ typedef struct {
     int has_monitor;           /* the context has monitor threads */
     double alpha, beta, gamma; /* the context's model (s, s/B, s/B) */
     double seg;                /* segment bytes of SEGMENTED algorithms */
-    double spread;             /* predicted max - min arrival offset (s); NaN: none */
-    double last_runtime;       /* previous call: max exit - min arrival (s); NaN: none */
-    double last_spread;        /* previous call: max - min arrival (s); NaN: none */
-    int last_algo;             /* the previous call's algorithm (-1: none) */
+    int root;                  /* the call's root (-1: none) */
+    const double *pred;        /* [P] predicted arrival offsets (s); NULL: none */
+    double spread;             /* max - min of pred (s); NaN: none */
+    double lag_noise;          /* how far such a prediction misses the next call: the median range over
+                                  ranks of (arrival - predicted offset), recent calls (s); NaN: unknown */
+    double last_runtime;       /* the observed call: max exit - min arrival (s); NaN: none */
+    double last_spread;        /* the observed call: max - min arrival (s); NaN: none */
+    int last_algo;             /* the observed call's algorithm (-1: none) */
+    int lag;                   /* calls from the observed one to this one (1 or 2) */
 } papcoll__pin_t;
 
 /* Whether algo serves the call as it is (restrictions, background). */
@@ -101,7 +106,7 @@ int papcoll__ph_add(papcoll__ph_t *ph, double x);
 #define PAPCOLL__TUNE_WIN 8
 typedef enum { PAPCOLL__TUNE_EXPLORE, PAPCOLL__TUNE_EXPLOIT } papcoll__tune_phase_t;
 typedef struct {
-    int explore_calls; /* runs of each candidate per exploration (default 3) */
+    int explore_calls; /* runs of each candidate per exploration (default 1) */
     int period;        /* exploit calls before a periodic re-exploration (default 500) */
     int window;        /* samples of the median (<= PAPCOLL__TUNE_WIN, default 5) */
 } papcoll__tune_cfg_t;
@@ -116,11 +121,18 @@ typedef struct {
     papcoll__tune_phase_t phase;
     int step;         /* exploration: calls made in this exploration */
     int since;        /* exploitation: calls since it started */
-    int best;         /* exploited candidate (index into cand) */
+    int best;         /* exploited candidate (index into cand): the smallest median */
     int explorations; /* explorations started (the first included) */
     int why;          /* 0 start, 1 period, 2 change point */
     double ref;       /* run time median of the best when exploitation started */
 } papcoll__tune_t;
+/* Regimes tune keeps apart: balanced (predicted spread below ratio times
+ * the modelled collective time t_model, or no prediction), imbalanced
+ * with the root among the early half of the spread (or no root), and
+ * imbalanced with the root late. */
+#define PAPCOLL__REGIME_RATIO 0.25 /* tune's ratio: auto's default */
+enum { PAPCOLL__REGIME_BALANCED, PAPCOLL__REGIME_ROOT_EARLY, PAPCOLL__REGIME_ROOT_LATE, PAPCOLL__REGIMES };
+int papcoll__regime(const papcoll__pin_t *in, double t_model, double ratio);
 /* Candidates: the eligible algorithms of op in algos.def order. */
 void papcoll__tune_init(papcoll__tune_t *t, const papcoll__tune_cfg_t *cfg, const int *cand, int nc);
 /* The observation of the previous call (its algorithm, run time, arrival

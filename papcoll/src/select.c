@@ -24,7 +24,7 @@ static int parse_params(const char *p, papcoll__policy_t *out)
         out->acfg.ratio = strtod(p, &end);
         return *end == '\0' && out->acfg.ratio >= 0 ? 0 : -1;
     }
-    out->tcfg = (papcoll__tune_cfg_t){3, 500, 5};
+    out->tcfg = (papcoll__tune_cfg_t){1, 500, 5};
     if (*p == '\0')
         return 0;
     out->tcfg.explore_calls = (int)strtol(p, &end, 10);
@@ -179,9 +179,10 @@ static int choose_auto(const papcoll__policy_t *p, papcoll_op_t op, const papcol
 
     papcoll__auto_choose(op, in, &p->acfg, eligible, e, &a);
     snprintf(out->detail, sizeof out->detail,
-             "policy=auto P=%d bytes=%.0f spread=%.3g base=%s model=%.3g ratio=%.3g threshold=%.3g gain=%.3g",
-             in->P, in->bytes, in->spread, a.base >= 0 ? papcoll_algo_name(op, a.base) : "-", a.t_base,
-             a.ratio, p->acfg.ratio, a.gain);
+             "policy=auto P=%d bytes=%.0f spread=%.3g lag_noise=%.3g base=%s model=%.3g ratio=%.3g "
+             "threshold=%.3g gain=%.3g",
+             in->P, in->bytes, in->spread, in->lag_noise, a.base >= 0 ? papcoll_algo_name(op, a.base) : "-",
+             a.t_base, a.ratio, p->acfg.ratio, a.gain);
     snprintf(out->reason, sizeof out->reason, "policy %.96s: %s", p->text,
              a.algo != a.base ? "imbalance above threshold, sorted variant" : "base algorithm by model cost");
     return a.algo;
@@ -195,8 +196,10 @@ static void tune_start(papcoll__policy_t *p, papcoll_op_t op, elig_t *e)
     for (i = 0; i < papcoll_algo_count(op) && n < PAPCOLL__TUNE_MAXC; i++)
         if (eligible(op, i, e))
             cand[n++] = i;
-    papcoll__tune_init(&p->tune, &p->tcfg, cand, n);
+    for (i = 0; i < PAPCOLL__REGIMES; i++)
+        papcoll__tune_init(&p->tune[i], &p->tcfg, cand, n);
     p->tune_ready = 1;
+    p->ndec = 0;
 }
 
 static int choose_tune(papcoll__policy_t *p, papcoll_op_t op, const papcoll__pin_t *in, elig_t *e,
@@ -204,20 +207,25 @@ static int choose_tune(papcoll__policy_t *p, papcoll_op_t op, const papcoll__pin
 {
     static const char *const why[] = {"first exploration", "periodic re-exploration",
                                       "change point, re-exploration"};
-    papcoll__tune_t *t = &p->tune;
-    int algo, k;
+    papcoll__tune_t *t;
+    int algo, k, base, r, seen;
 
     if (!p->tune_ready)
         tune_start(p, op, e);
-    else if (in->last_algo >= 0)
-        papcoll__tune_observe(t, in->last_algo, in->last_runtime, in->last_spread);
+    seen = p->ndec >= in->lag && in->lag > 0 ? p->regime_hist[(p->ndec - in->lag) & 3] : -1;
+    if (seen >= 0 && in->last_algo >= 0) /* the observed call ran under this policy, in regime seen */
+        papcoll__tune_observe(&p->tune[seen], in->last_algo, in->last_runtime, in->last_spread);
+    r = papcoll__regime(in, papcoll__model_time(op, in, eligible, e, &base), PAPCOLL__REGIME_RATIO);
+    p->regime_hist[p->ndec++ & 3] = r;
+    t = &p->tune[r];
     algo = papcoll__tune_next(t);
     for (k = 0; k < t->nc && t->cand[k] != algo; k++)
         ;
     snprintf(
         out->detail, sizeof out->detail,
-        "policy=tune phase=%s step=%d cost=%d explorations=%d last=%.3g spread=%.3g median=%.3g ref=%.3g",
-        t->phase == PAPCOLL__TUNE_EXPLORE ? "explore" : "exploit", t->step, papcoll__tune_cost(t),
+        "policy=tune regime=%d phase=%s step=%d cost=%d explorations=%d last=%.3g spread=%.3g median=%.3g "
+        "ref=%.3g",
+        r, t->phase == PAPCOLL__TUNE_EXPLORE ? "explore" : "exploit", t->step, papcoll__tune_cost(t),
         t->explorations, in->last_runtime, in->last_spread, k < t->nc ? papcoll__tune_median(t, k) : NAN,
         t->ref);
     snprintf(out->reason, sizeof out->reason, "policy %.96s: %s", p->text,

@@ -37,8 +37,11 @@ typedef struct {
     papcoll__rules_t rules;   /* RULES */
     papcoll__auto_cfg_t acfg; /* AUTO */
     papcoll__tune_cfg_t tcfg; /* TUNE */
-    papcoll__tune_t tune;     /* TUNE: the site's state (candidates set at its first call) */
+    papcoll__tune_t
+        tune[PAPCOLL__REGIMES]; /* TUNE: the site's state per regime (candidates set at its first call) */
     int tune_ready;
+    int regime_hist[4]; /* TUNE: regime of decision n in slot n % 4 */
+    int ndec;           /* TUNE: decisions made */
 } papcoll__policy_t;
 
 /* The outcome of one selection. */

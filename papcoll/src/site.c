@@ -41,8 +41,13 @@ static int site_alloc(papcoll_site_t *site, int P)
     site->col = calloc((size_t)P, sizeof(double));
     site->pat_copy = calloc((size_t)P, sizeof(double));
     site->stage = calloc((size_t)P, sizeof(papcoll__stage_t));
-    return (site->xchg && site->pred && site->col && site->pat_copy && site->stage) ? PAPCOLL_OK
-                                                                                    : PAPCOLL_ERR_NOMEM;
+    site->snap[0].pred = calloc((size_t)P, sizeof(double));
+    site->snap[1].pred = calloc((size_t)P, sizeof(double));
+    site->preview = malloc(sizeof *site->preview);
+    return (site->xchg && site->pred && site->col && site->pat_copy && site->stage && site->snap[0].pred &&
+            site->snap[1].pred && site->preview)
+               ? PAPCOLL_OK
+               : PAPCOLL_ERR_NOMEM;
 }
 
 /* Unlinks the site from its context's list (when it is in it). */
@@ -79,6 +84,9 @@ static void site_release(papcoll_site_t *site)
     free(site->stage);
     free(site->xchg);
     free(site->pred);
+    free(site->snap[0].pred);
+    free(site->snap[1].pred);
+    free(site->preview);
     free(site->col);
     free(site->pat_copy);
     free(site->identity);
@@ -103,7 +111,8 @@ static void site_init(papcoll_site_t *site, papcoll_ctx_t *ctx, const char *name
     site->comm = site->mcomm = site->ccomm = MPI_COMM_NULL;
     site->bg_iter = site->done_iter = site->mon_bg = -1;
     site->last_sig.root = -2;
-    site->last_algo = -1;
+    site->last_algo = site->algo_hist[0] = site->algo_hist[1] = -1;
+    site->snap[0].iter = site->snap[1].iter = -1;
     site->t_start = site->est = site->last_arrival = site->last_exit = NAN;
     site->r_cstart = site->r_edge = site->r_cend = NAN;
     site->given_arrival = NAN;
@@ -357,13 +366,17 @@ int papcoll_processing_start(papcoll_site_t *site)
  * call's own is not known yet), and a call without an edge queues it with
  * the same rule (call.c): so whether a background part starts, for which
  * algorithm and root, is the same on every rank.  Before the first call no
- * signature is known and no background part starts here.
+ * signature is known and no background part starts here.  A data-dependent
+ * policy's choice comes from the previous call's exchange (call.c), so the
+ * edge can make it already (papcoll__preview) and the job plans it and
+ * starts its background part, as for a fixed policy.
  */
 int papcoll_edge(papcoll_site_t *site, double fraction)
 {
     const papcoll__sig_t *sig;
     papcoll__selection_t s;
     double now, est;
+    int data;
 
     if (site == NULL || !(fraction > 0 && fraction <= 1))
         return PAPCOLL_ERR_INVAL;
@@ -378,9 +391,13 @@ int papcoll_edge(papcoll_site_t *site, double fraction)
     if (!site->has_thread)
         return PAPCOLL_OK; /* the collective exchanges it, when its algorithm needs it */
     sig = site->last_sig.root != -2 ? &site->last_sig : NULL;
-    papcoll__select(&site->policy, site->op, sig, site->ctx->size, 1, &s);
+    data = sig != NULL && papcoll__policy_uses_data(&site->policy) &&
+           papcoll__preview(site, sig, &s) == PAPCOLL_OK;
+    if (!data)
+        papcoll__select(&site->policy, site->op, sig, site->ctx->size, 1, &s);
     site->job_plans = (papcoll_algo_flags(site->op, s.algo) & (PAPCOLL_F_NEEDS_PAT | PAPCOLL_F_BACKGROUND)) != 0;
-    papcoll__request_plan(site, &(papcoll__planreq_t){est, 1, NULL, sig, site->job_plans, sig != NULL});
+    papcoll__request_plan(
+        site, &(papcoll__planreq_t){est, 1, NULL, sig, site->job_plans, sig != NULL, data ? &s : NULL});
     return PAPCOLL_OK;
 }
 

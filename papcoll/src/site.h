@@ -41,6 +41,19 @@ enum {
 /* One rank's contribution to an exchange. */
 enum { PAPCOLL__X_EST, PAPCOLL__X_ARRIVAL, PAPCOLL__X_EXIT, PAPCOLL__X_ITER, PAPCOLL__XCHG };
 
+/* What an exchange leaves for the data-dependent policies (call.c): the
+ * prediction it made and the arrivals and exits it carried, those of the
+ * call before the one it served.  Slot iter % 2 of site->snap. */
+typedef struct {
+    int iter;         /* the call the exchange served (-1: none yet) */
+    double *pred;     /* [P] its predicted offsets */
+    double first;     /* earliest exchanged arrival (global clock; inf: none) */
+    double spread;    /* max - min exchanged arrival (NaN: fewer than two) */
+    double runtime;   /* max exchanged exit - first (NaN: none) */
+    double lag_noise; /* median of the last 5 lag-1 error spreads (NaN: none yet) */
+} papcoll__snap_t;
+#define PAPCOLL__LAG_WIN 5
+
 /* Per-source receive buffer of a background part (reused across calls). */
 typedef struct {
     char *buf;
@@ -69,6 +82,8 @@ typedef struct {
     papcoll__sig_t sig;            /* PLAN: the signature to select and plan for */
     int plan;                      /* PLAN: select and plan (else: exchange only) */
     int bg;                        /* PLAN: run the background part afterwards */
+    int has_sel;                   /* PLAN: plan sel (a data policy's choice), else select */
+    papcoll__selection_t sel;
     papcoll__batch_t batch;        /* SHIP: a copy of the full batch */
 } papcoll__job_t;
 #define PAPCOLL__JOBS 8
@@ -92,6 +107,8 @@ struct papcoll_site {
     int job_plans;        /* the pending call's plan job selects and plans */
     papcoll__sig_t last_sig; /* signature of the previous call (root -2: none yet) */
     int last_algo;        /* algorithm of the previous call (-1: none) */
+    int algo_hist[2];     /* algorithm of call k in slot k % 2 (-1: none) */
+    int prev_xchg;        /* the previous call had an exchange */
     int warned;           /* the fallback warning was printed */
     int test_local_policy; /* PAPCOLL_TEST_POLICY_LOCAL (test-only): policies read a local value */
     double t_start;       /* processing start (NaN: not started) */
@@ -125,6 +142,10 @@ struct papcoll_site {
     double *pred;         /* [P] predicted offsets of the last exchange */
     double pred_iter;     /* the call pred was made for (rank 0's PAPCOLL__X_ITER) */
     double noise;         /* the predictor's noise after it (papcoll__pred_noise), seconds */
+    papcoll__snap_t snap[2];          /* the last two exchanges, for the policies */
+    papcoll__policy_t *preview;       /* scratch copy of the policy (papcoll__preview) */
+    double lag_err[PAPCOLL__LAG_WIN]; /* error spreads of each prediction against the next call's arrivals */
+    int nlag;                         /* of them recorded (ring position: nlag % PAPCOLL__LAG_WIN) */
     double *col;          /* [P] scratch: one column of the exchange */
     papcoll__stage_t *stage; /* [P] background receive buffers */
     papcoll__ws_t bgw;    /* the background's work arrays */

@@ -36,6 +36,24 @@ for op in gather reduce bcast; do
     grep -q '"decision"' "$TMP/pb-$op/results.json" 2>/dev/null || {
         echo "FAIL policy.sh: papbench --op $op: no decision times in results.json"; rc=1; }
 done
+# model_cache (docs/policies.md): a measured model is appended under the
+# machine's key, found by the next run instead of measured again, and the
+# values found are the ones the policies use (auto's detail: model=).
+mc() {
+    PAPCOLL_MODEL_ALPHA='' PAPCOLL_MODEL_BETA='' PAPCOLL_MODEL_GAMMA='' PAPCOLL_MODEL_CACHE="$TMP/model.cache" \
+        timeout -k 5 120 mpirun --oversubscribe --mca mpi_yield_when_idle 1 -np 2 "$OUTDIR/bin/papbench" \
+        --op gather --algos auto --size 1K --iters 3 --warmup 0 --quiet --out "$TMP/mc$1" \
+        --trace "$TMP/mc$1.h5" >"$TMP/mc$1.log" 2>&1 || { echo "FAIL policy.sh: model_cache run $1"; rc=1; }
+}
+entries() { grep -cE '^[0-9a-f]{16} [-+.0-9e]+ [-+.0-9e]+ [-+.0-9e]+$' "$TMP/model.cache" 2>/dev/null; }
+mc 1
+[[ $(entries) == 1 ]] || { echo "FAIL policy.sh: model_cache: want 1 entry after a measurement, got $(entries)"; rc=1; }
+mc 2
+[[ $(entries) == 1 ]] || { echo "FAIL policy.sh: model_cache: the second run measured again ($(entries) entries)"; rc=1; }
+echo "$(cut -d' ' -f1 "$TMP/model.cache") 2 0 0" >>"$TMP/model.cache"
+mc 3
+"$OUTDIR/bin/paptrace" stats "$TMP/mc3.h5" 2>/dev/null | grep -q 'policy=auto .* model=2 ' ||
+    { echo "FAIL policy.sh: model_cache: auto did not use the cached model (alpha 2 s)"; rc=1; }
 PAPCOLL_TEST_POLICY_LOCAL=1 timeout -k 5 180 mpirun --oversubscribe --mca mpi_yield_when_idle 1 -np 4 \
     "$BIN" "$TMP/rules.conf" --iters 20 >"$TMP/mutant.log" 2>&1
 m=$?

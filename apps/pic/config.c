@@ -37,7 +37,8 @@ enum {
 };
 
 static const cli_option_t option_table[O_COUNT] = {
-    [O_CONFIG] = {"config", "FILE", "INI file: [pic] keys named like these options, [papcoll] for the library"},
+    [O_CONFIG] = {"config", "FILE",
+                  "INI file: [pic] keys named like these options, [papcoll] for the library"},
     [O_PROBLEM] = {"problem", "NAME", "two-stream | landau | beam (default two-stream)"},
     [O_STEPS] = {"steps", "S", "time steps (default: the problem's)"},
     [O_PARTICLES] = {"particles", "N", "macro-particles, K/M suffix (default: the problem's)"},
@@ -45,17 +46,21 @@ static const cli_option_t option_table[O_COUNT] = {
     [O_DT] = {"dt", "DT", "time step in 1/omega_p (default: the problem's)"},
     [O_THREADS] = {"threads", "T", "OpenMP threads per rank for the push (default 1)"},
     [O_COMPOSITE] = {"composite", "OP", "zbuffer | over: the compositing operation (default zbuffer)"},
-    [O_COMPOSITE_ALGO] = {"composite-algo", "NAME",
-                          "compositing: a papcoll reduce algorithm or icet:S, see below (default: library's)"},
-    [O_FRAME_EVERY] = {"frame-every", "K", "render and composite every K steps, 0: never (default: problem's)"},
+    [O_COMPOSITE_ALGO] =
+        {"composite-algo", "NAME",
+         "compositing: a papcoll reduce algorithm or policy, or icet:S, see below (default: library's)"},
+    [O_FRAME_EVERY] = {"frame-every", "K",
+                       "render and composite every K steps, 0: never (default: problem's)"},
     [O_FRAMES] = {"frames", "on|off", "write the composited frames as PNG to OUT/frames/ (default on)"},
     [O_SPARSE] = {"sparse", "on|off",
                   "background pixels are the compositing's identity: SPARSE algorithms move only the others "
                   "(default on)"},
     [O_IMAGE] = {"image", "WxH", "image size in pixels (default 512x512)"},
-    [O_SNAPSHOT_EVERY] = {"snapshot-every", "M", "openPMD snapshot to OUT/openpmd/ every M steps (default 0: none)"},
+    [O_SNAPSHOT_EVERY] = {"snapshot-every", "M",
+                          "openPMD snapshot to OUT/openpmd/ every M steps (default 0: none)"},
     [O_GATHER_ALGO] = {"gather-algo", "NAME", "papcoll gather algorithm of the charge (default: library's)"},
-    [O_SCATTER_ALGO] = {"scatter-algo", "NAME", "papcoll scatter algorithm of the field (default: library's)"},
+    [O_SCATTER_ALGO] = {"scatter-algo", "NAME",
+                        "papcoll scatter algorithm of the field (default: library's)"},
     [O_OUT] = {"out", "DIR", "write summary.json, steps.csv, frames and snapshots under DIR (mkdir -p)"},
     [O_TRACE] = {"trace", "FILE", "write every papcoll call's per-rank records to FILE (HDF5, libpaptrace)"},
     [O_QUIET] = {"quiet", NULL, "no progress lines on stderr"},
@@ -147,9 +152,12 @@ static int parse_composite_algo(pic_config_t *cfg, char *err, size_t errlen)
         cfg->icet = pic_icet_find(a + 5);
         return CLI_OK;
     }
-    if (strchr(a, ':') != NULL && strncmp(a, "icet:", 5) != 0)
+    if ((strchr(a, ':') != NULL && strncmp(a, "icet:", 5) != 0) || strcmp(a, "auto") == 0 ||
+        strcmp(a, "tune") == 0)
         return CLI_OK; /* a policy: papcoll_site_create decides */
-    snprintf(expected, sizeof expected, "a reduce algorithm (%s) or icet:radixk|bswap|tree|automatic",
+    snprintf(expected, sizeof expected,
+             "a reduce algorithm (%s), a policy (auto, tune, rules:FILE, fixed:NAME) or "
+             "icet:radixk|bswap|tree|automatic",
              papcoll_algo_list(PAPCOLL_OP_REDUCE, valid, sizeof valid));
     return cli_opts_fail(&cfg->opts, O_COMPOSITE_ALGO, expected, err, errlen);
 }

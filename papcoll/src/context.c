@@ -63,7 +63,7 @@ typedef struct {
     char policy[PAPCOLL_OP_COUNT][64];
     char predictor[32], resync[32], fallback[32], check[32], segment[32];
     char radix[256], model[PAPCOLL__M_N][32], cvseg[32];
-    char ar_reduce[32], ar_bcast[32];
+    char ar_reduce[32], ar_bcast[32], model_cache[256];
 } config_t;
 
 /* INI keys and environment variables of the model (model.h). */
@@ -101,6 +101,8 @@ static int on_ini(void *user, const char *section, const char *key, const char *
         dst = c->ar_reduce;
     else if (strcmp(key, "allreduce_bcast") == 0)
         dst = c->ar_bcast;
+    else if (strcmp(key, "model_cache") == 0)
+        dst = c->model_cache, len = sizeof(c->model_cache);
     for (op = 0; op < PAPCOLL__M_N && dst == NULL; op++)
         if (strcmp(key, model_keys[op]) == 0)
             dst = c->model[op];
@@ -194,7 +196,7 @@ static int read_radix(papcoll_ctx_t *ctx, const papcoll_options_t *o, const char
     return PAPCOLL_OK;
 }
 
-/* model_alpha/_beta/_gamma and clairvoyant_segments. */
+/* model_alpha/_beta/_gamma, model_cache and clairvoyant_segments. */
 static int read_model(papcoll_ctx_t *ctx, const papcoll_options_t *o, const config_t *cfg)
 {
     const char *text = first_of(getenv("PAPCOLL_CLAIRVOYANT_SEGMENTS"), cfg->cvseg, "0", NULL);
@@ -209,6 +211,10 @@ static int read_model(papcoll_ctx_t *ctx, const papcoll_options_t *o, const conf
     if (end == text || *end != '\0' || v < 0 || v > (1L << 24))
         return bad_option(ctx, o, "clairvoyant_segments", text, "a segment count in [0, 2^24] (0: the model's)");
     ctx->cv_segments = (int)v;
+    text = first_of(getenv("PAPCOLL_MODEL_CACHE"), cfg->model_cache, NULL, "");
+    if (strlen(text) >= sizeof(ctx->model_cache))
+        return bad_option(ctx, o, "model_cache", text, "a file name of at most 255 characters");
+    snprintf(ctx->model_cache, sizeof(ctx->model_cache), "%s", text);
     return PAPCOLL_OK;
 }
 

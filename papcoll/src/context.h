@@ -52,6 +52,7 @@ struct papcoll_ctx {
     int cv_segments;      /* clairvoyant_segments: Clairvoyant's N (0: from the model) */
     int ar_reduce, ar_bcast; /* allreduce_reduce / _bcast: the parts of allreduce reduce_bcast (indices) */
     double model_cfg[PAPCOLL__M_N]; /* model_alpha, _beta, _gamma (NaN: measure) */
+    char model_cache[256];          /* model_cache: file of measured models (rank 0's; "": none) */
     papcoll__model_t model; /* model.c; valid when has_model */
     int has_model;
     papcoll__fallback_t fallback;

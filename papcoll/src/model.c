@@ -119,18 +119,118 @@ int papcoll__model_measure(MPI_Comm comm, papcoll__model_t *m)
     return PAPCOLL_OK;
 }
 
+static unsigned long long mix64(unsigned long long x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+/* The machine's key (collective over comm): P and every rank's processor
+ * name in rank order, hashed (FNV-1a per name, mixed with the rank). */
+static int cache_key(MPI_Comm comm, char key[17])
+{
+    char name[MPI_MAX_PROCESSOR_NAME + 1] = {0};
+    unsigned long long h = 1469598103934665603ULL, all;
+    int rank, size, len = 0, i;
+
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
+    PMPI_Get_processor_name(name, &len);
+    for (i = 0; i < len; i++)
+        h = (h ^ (unsigned char)name[i]) * 1099511628211ULL;
+    h = mix64(h ^ mix64((unsigned long long)rank));
+    if (PMPI_Allreduce(&h, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_BXOR, comm) != MPI_SUCCESS)
+        return PAPCOLL_ERR_MPI;
+    snprintf(key, 17, "%016llx", all ^ mix64((unsigned long long)size << 32));
+    return PAPCOLL_OK;
+}
+
+/* The last line "KEY alpha beta gamma" of the cache file with this key. */
+static int cache_read(const char *path, const char *key, double v[PAPCOLL__M_N])
+{
+    FILE *f = fopen(path, "r");
+    char line[256], k[32];
+    double a, b, g;
+    int found = 0;
+
+    if (f == NULL)
+        return 0;
+    while (fgets(line, sizeof line, f) != NULL)
+        if (line[0] != '#' && sscanf(line, "%31s %lf %lf %lf", k, &a, &b, &g) == 4 && strcmp(k, key) == 0 &&
+            a >= 0 && b >= 0 && g >= 0) {
+            v[PAPCOLL__M_ALPHA] = a, v[PAPCOLL__M_BETA] = b, v[PAPCOLL__M_GAMMA] = g;
+            found = 1;
+        }
+    fclose(f);
+    return found;
+}
+
+/*
+ * model_cache: rank 0 looks the machine's key up in the file and every
+ * rank takes what it found (*found); collective over comm whenever rank 0
+ * names a file.  After a measurement papcoll__model_ensure appends it.
+ */
+static int cache_lookup(papcoll_ctx_t *ctx, MPI_Comm comm, char key[17], papcoll__model_t *m, int *found)
+{
+    double msg[PAPCOLL__M_N + 2] = {0}; /* on, found, values */
+    int rank, rc;
+
+    *found = 0;
+    PMPI_Comm_rank(comm, &rank);
+    msg[0] = rank == 0 && ctx->model_cache[0] != '\0';
+    if (PMPI_Bcast(msg, 1, MPI_DOUBLE, 0, comm) != MPI_SUCCESS)
+        return PAPCOLL_ERR_MPI;
+    if (msg[0] == 0)
+        return PAPCOLL_OK;
+    if ((rc = cache_key(comm, key)) != PAPCOLL_OK)
+        return rc;
+    if (rank == 0)
+        msg[1] = cache_read(ctx->model_cache, key, msg + 2);
+    if (PMPI_Bcast(msg + 1, PAPCOLL__M_N + 1, MPI_DOUBLE, 0, comm) != MPI_SUCCESS)
+        return PAPCOLL_ERR_MPI;
+    if ((*found = msg[1] != 0)) {
+        memcpy(m->v, msg + 2, sizeof(m->v));
+        m->cached = 1;
+    }
+    return PAPCOLL_OK;
+}
+
+static void cache_store(const papcoll_ctx_t *ctx, const char *key, const papcoll__model_t *m)
+{
+    FILE *f = fopen(ctx->model_cache, "a");
+    int ok = f != NULL;
+
+    if (ok) {
+        ok = fprintf(f, "%s %.17g %.17g %.17g\n", key, m->v[PAPCOLL__M_ALPHA], m->v[PAPCOLL__M_BETA],
+                     m->v[PAPCOLL__M_GAMMA]) > 0;
+        ok = fclose(f) == 0 && ok;
+    }
+    if (!ok && !ctx->quiet)
+        fprintf(stderr, "papcoll: model_cache '%s': cannot append the measured model\n", ctx->model_cache);
+}
+
 int papcoll__model_ensure(papcoll_ctx_t *ctx, MPI_Comm comm)
 {
     papcoll__model_t m;
-    int i, all = 1, rc = PAPCOLL_OK;
+    char key[17] = "";
+    int i, all = 1, rc = PAPCOLL_OK, found = 0, rank;
 
     if (ctx->has_model)
         return PAPCOLL_OK;
     memset(&m, 0, sizeof(m));
     for (i = 0; i < PAPCOLL__M_N; i++)
         all = all && !isnan(ctx->model_cfg[i]);
-    if (!all && (rc = papcoll__model_measure(comm, &m)) != PAPCOLL_OK)
+    if (!all && (rc = cache_lookup(ctx, comm, key, &m, &found)) != PAPCOLL_OK)
         return rc;
+    if (!all && !found) {
+        if ((rc = papcoll__model_measure(comm, &m)) != PAPCOLL_OK)
+            return rc;
+        PMPI_Comm_rank(comm, &rank);
+        if (rank == 0 && key[0] != '\0')
+            cache_store(ctx, key, &m);
+    }
     for (i = 0; i < PAPCOLL__M_N; i++)
         if (!isnan(ctx->model_cfg[i])) {
             m.v[i] = ctx->model_cfg[i];

@@ -12,7 +12,10 @@
  * at the first point that needs the model and is collective anyway (the
  * creation of a site whose policy uses it).  Every rank ends with rank 0's
  * options and the same measured values, so plans built from the model
- * agree.  A per-machine cache can wrap papcoll__model_measure.
+ * agree.  With model_cache (INI key; PAPCOLL_MODEL_CACHE) naming a file,
+ * rank 0 first looks up the machine's key there (P and the processor
+ * names of the ranks in order) and every rank takes the values found;
+ * a measurement is appended to the file.
  */
 #ifndef PAPCOLL_MODEL_H
 #define PAPCOLL_MODEL_H
@@ -27,6 +30,7 @@ typedef struct {
     double v[PAPCOLL__M_N]; /* alpha (s), beta (s/B), gamma (s/B) */
     unsigned measured;      /* bit i: v[i] was measured, else configured */
     double seconds;         /* wall time of the measurement (0: none) */
+    int cached;             /* the measured values came from model_cache */
 } papcoll__model_t;
 
 /* A model value from the options: a number >= 0 ("" or NULL: not given,

@@ -124,6 +124,14 @@ static void test_auto(void)
     papcoll__auto_choose(B, &in, &cfg, all_ok, NULL, &o);
     check(o.algo != A(B, "binomial") && o.algo >= 0, "bcast 64 MiB: not binomial, got %s",
           papcoll_algo_name(B, o.algo));
+    in = pin(8, 1 << 20, 0.05, 1);
+    papcoll__auto_choose(B, &in, &cfg, all_ok, NULL, &o);
+    check(o.algo != o.base, "bcast 1 MiB, 50 ms spread: the sorted variant, got %s",
+          papcoll_algo_name(B, o.algo));
+    in.noise = 0.049; /* what the predictor misses by: 1 ms of imbalance it can tell apart */
+    papcoll__auto_choose(B, &in, &cfg, all_ok, NULL, &o);
+    check(o.algo == o.base && o.ratio < 0.25, "bcast, spread within the noise: base, got %s ratio %g",
+          papcoll_algo_name(B, o.algo), o.ratio);
     in.spread = NAN;
     papcoll__auto_choose(G, &in, &cfg, all_ok, NULL, &o);
     check(o.algo == o.base && isnan(o.ratio), "no prediction: base");
@@ -168,6 +176,17 @@ static void test_auto_port(void)
     papcoll__auto_choose(G, &in, &cfg, all_ok, NULL, &o);
     check(o.algo == A(G, "lin"), "reliable prediction, root first: lin, got %s",
           papcoll_algo_name(G, o.algo));
+    for (i = 0; i < 8; i++)
+        pr[i] = 0;
+    pr[0] = in.spread =
+        0.01; /* the root 10 ms late: ratio 0.17, under the threshold; the port model decides */
+    papcoll__auto_choose(G, &in, &cfg, all_ok, NULL, &o);
+    check(o.algo == A(G, "bsls") && o.ratio < 0.25 && o.gain > 0.009,
+          "root 10 ms late: bsls below the ratio threshold, got %s ratio %g gain %g",
+          papcoll_algo_name(G, o.algo), o.ratio, o.gain);
+    for (i = 0; i < 8; i++)
+        pr[i] = 0.05 * i / 7;
+    in.spread = 0.05;
     in.lag_noise = 0.05; /* predictions miss the next call by the whole spread: the root's mean arrival */
     papcoll__auto_choose(G, &in, &cfg, all_ok, NULL, &o);
     check(o.algo == A(G, "bsls") && o.gain > 0.015, "unreliable prediction: bsls, got %s gain %g",
@@ -186,6 +205,9 @@ static void test_regime(void)
     pr[3] = in.spread = 0.01;
     check(papcoll__regime(&in, 0.06, 0.25) == PAPCOLL__REGIME_BALANCED, "ratio 0.17: balanced");
     pr[3] = in.spread = 0.05;
+    in.noise = 0.04;
+    check(papcoll__regime(&in, 0.06, 0.25) == PAPCOLL__REGIME_BALANCED, "spread within the noise: balanced");
+    in.noise = 0;
     check(papcoll__regime(&in, 0.06, 0.25) == PAPCOLL__REGIME_ROOT_EARLY, "late non-root: root early");
     pr[0] = 0.03;
     check(papcoll__regime(&in, 0.06, 0.25) == PAPCOLL__REGIME_ROOT_LATE, "root in the late half: root late");

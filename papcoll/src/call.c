@@ -209,6 +209,7 @@ static void data_inputs(const papcoll_site_t *site, const papcoll__sig_t *sig, c
     in->last_spread = snap->spread;
     in->last_runtime = snap->runtime;
     in->lag_noise = snap->lag_noise;
+    in->noise = snap->noise;
     if (site->test_local_policy && isfinite(site->last_arrival)) /* the mutant tests/policy.sh must catch */
         in->spread = site->last_arrival - snap->first;
 }

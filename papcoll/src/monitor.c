@@ -84,6 +84,7 @@ static void snapshot(papcoll_site_t *site, int it)
     memcpy(w, site->lag_err, (size_t)i * sizeof *w);
     qsort(w, (size_t)i, sizeof *w, cmp_double);
     s->lag_noise = i == 0 ? NAN : i % 2 ? w[i / 2] : 0.5 * (w[i / 2 - 1] + w[i / 2]);
+    s->noise = site->noise;
     memcpy(s->pred, site->pred, (size_t)P * sizeof(double));
     s->iter = it;
 }

@@ -26,6 +26,8 @@ typedef struct {
     double spread;             /* max - min of pred (s); NaN: none */
     double lag_noise;          /* how far such a prediction misses the next call: the median range over
                                   ranks of (arrival - predicted offset), recent calls (s); NaN: unknown */
+    double noise;              /* how far predictions miss the call they were made for (the predictor's
+                                  noise, papcoll__pred_noise; s); 0: none */
     double last_runtime;       /* the observed call: max exit - min arrival (s); NaN: none */
     double last_spread;        /* the observed call: max - min arrival (s); NaN: none */
     int last_algo;             /* the observed call's algorithm (-1: none) */
@@ -34,6 +36,12 @@ typedef struct {
 
 /* Whether algo serves the call as it is (restrictions, background). */
 typedef int (*papcoll__eligible_fn)(papcoll_op_t op, int algo, void *arg);
+
+/* The predicted imbalance the policies act on: the spread less the
+ * predictor's noise, at least 0 (NaN: no prediction).  A spread within the
+ * noise is what a balanced call looks like to this predictor (Clairvoyant's
+ * planner treats such arrivals as one group, papcoll__cv_cluster). */
+double papcoll__imbalance(const papcoll__pin_t *in);
 
 /* ---- cost model ------------------------------------------------------- */
 /* Modelled time of algo on balanced arrivals (s); NaN: the model has no

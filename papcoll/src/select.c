@@ -157,12 +157,13 @@ static int choose_rules(const papcoll__policy_t *p, papcoll_op_t op, const papco
 {
     int base, k;
     double t = papcoll__model_time(op, in, eligible, e, &base);
-    double ratio = isnan(in->spread) || isnan(t) ? NAN : (t > 0 ? in->spread / t : INFINITY);
+    double imb = papcoll__imbalance(in), ratio = isnan(imb) || isnan(t) ? NAN : (t > 0 ? imb / t : INFINITY);
 
     k = papcoll__rules_match(&p->rules, op, in->P, in->bytes, ratio);
     snprintf(out->detail, sizeof out->detail,
-             "policy=rules P=%d bytes=%.0f spread=%.3g model=%.3g ratio=%.3g rule=%.60s:%d", in->P, in->bytes,
-             in->spread, t, ratio, k < 0 ? "none" : p->text + 6, k < 0 ? 0 : p->rules.r[k].line);
+             "policy=rules P=%d bytes=%.0f spread=%.3g noise=%.3g model=%.3g ratio=%.3g rule=%.60s:%d", in->P,
+             in->bytes, in->spread, in->noise, t, ratio, k < 0 ? "none" : p->text + 6,
+             k < 0 ? 0 : p->rules.r[k].line);
     if (k < 0) {
         snprintf(out->reason, sizeof out->reason, "policy %.96s: no rule matched, runs %s", p->text,
                  papcoll_algo_name(op, p->algo));
@@ -178,11 +179,12 @@ static int choose_auto(const papcoll__policy_t *p, papcoll_op_t op, const papcol
     papcoll__auto_out_t a;
 
     papcoll__auto_choose(op, in, &p->acfg, eligible, e, &a);
-    snprintf(out->detail, sizeof out->detail,
-             "policy=auto P=%d bytes=%.0f spread=%.3g lag_noise=%.3g base=%s model=%.3g ratio=%.3g "
-             "threshold=%.3g gain=%.3g",
-             in->P, in->bytes, in->spread, in->lag_noise, a.base >= 0 ? papcoll_algo_name(op, a.base) : "-",
-             a.t_base, a.ratio, p->acfg.ratio, a.gain);
+    snprintf(
+        out->detail, sizeof out->detail,
+        "policy=auto P=%d bytes=%.0f spread=%.3g noise=%.3g lag_noise=%.3g base=%s model=%.3g ratio=%.3g "
+        "threshold=%.3g gain=%.3g",
+        in->P, in->bytes, in->spread, in->noise, in->lag_noise,
+        a.base >= 0 ? papcoll_algo_name(op, a.base) : "-", a.t_base, a.ratio, p->acfg.ratio, a.gain);
     snprintf(out->reason, sizeof out->reason, "policy %.96s: %s", p->text,
              a.algo != a.base ? "imbalance above threshold, sorted variant" : "base algorithm by model cost");
     return a.algo;

@@ -51,6 +51,7 @@ typedef struct {
     double spread;    /* max - min exchanged arrival (NaN: fewer than two) */
     double runtime;   /* max exchanged exit - first (NaN: none) */
     double lag_noise; /* median of the last 5 lag-1 error spreads (NaN: none yet) */
+    double noise;     /* the predictor's noise at the exchange (papcoll__pred_noise; 0: none) */
 } papcoll__snap_t;
 #define PAPCOLL__LAG_WIN 5
 

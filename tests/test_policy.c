@@ -128,9 +128,24 @@ int main(void)
     check(strstr(out, "tune: 8 measured calls, 1 switches, 1 calls exploring, decision time (plan_time) "
                       "median 2.0 us") != NULL,
           "exploration\n%s", out);
-    check(strstr(out, "policy: op=gather policy=tune phases_within_goal=2/2 worst_phase_ratio=1.0250 "
-                      "best_fixed_total=sls total_ratio=0.8533") != NULL,
+    check(strstr(out,
+                 "policy: op=gather policy=tune phases_within_goal=2/2 worst_phase_ratio=1.0250 "
+                 "best_fixed_total=sls total_ratio=0.8533 phases_clearly_met=2 phases_clearly_missed=0") !=
+              NULL,
           "summary line\n%s", out);
+    /* Constant run times per phase: each resample's ratio is the phase's own. */
+    check(strstr(out, "0     balanced    1.020 [1.020, 1.020] met") != NULL, "phase 0 interval\n%s", out);
+    check(strstr(out, "1     single      1.025 [1.025, 1.025] met") != NULL, "phase 1 interval\n%s", out);
+    {
+        /* The whole run mixes the phases' rounds: tune/sls 0.51 (phase 0) to 1.025 (phase 1). */
+        const char *w = strstr(out, "  tune              0.853 [");
+        double lo = NAN, hi = NAN;
+        char v[8] = "";
+
+        check(w != NULL && sscanf(w, "  tune 0.853 [%lf, %lf] %7s", &lo, &hi, v) == 3 && lo <= 0.853 &&
+                  hi >= 0.853 && lo > 0.51 && hi < 1 && strcmp(v, "met") == 0,
+              "whole-run interval [%g, %g] %s\n%s", lo, hi, v, out);
+    }
 
     check(report(trace, other, out, sizeof out, err) == -1 &&
               strstr(err, "is not the file the run replayed") != NULL,

@@ -14,7 +14,10 @@
  * total run time, each policy's ratio to every fixed entry (goal < 1); per
  * policy: switches, calls under an exploring decision (a reason containing
  * "explor"), and the median plan_time (rank 0's prediction and planning
- * per call, the decision time).
+ * per call, the decision time).  How far each ratio can be trusted: a 90 %
+ * interval from a paired bootstrap over the rounds (every entry ran round k
+ * under the same delays, so the rounds are resampled, not the calls of each
+ * entry apart).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -25,6 +28,9 @@
 #include "patfile.h"
 
 #define PHASE_GOAL 1.05 /* a policy within 5% of the best fixed algorithm of each phase */
+#define BOOT_N 2000     /* bootstrap resamples */
+#define BOOT_LO 0.05    /* the interval's quantiles */
+#define BOOT_HI 0.95
 #define PHASE_LABEL 48
 
 typedef struct {
@@ -138,6 +144,74 @@ static int cmp_double(const void *a, const void *b)
     double x = *(const double *)a, y = *(const double *)b;
 
     return (x > y) - (x < y);
+}
+
+static double median_sorted(double *x, long n)
+{
+    qsort(x, (size_t)n, sizeof *x, cmp_double);
+    return n == 0 ? NAN : n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+}
+
+/* xorshift64*: the resampling is the same on every run of the same trace. */
+static uint64_t boot_rand(uint64_t *s)
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * 2685821657736338717ull;
+}
+
+/*
+ * Paired bootstrap of a ratio of two entries' run times over n rounds
+ * (xa[k], xb[k]: round k of each): BOOT_N resamples of n rounds with
+ * replacement, each giving median(a) / median(b) (medians) or sum(a) /
+ * sum(b) (!medians); *lo, *hi: the BOOT_LO and BOOT_HI quantiles of the
+ * resampled ratios.  w: scratch of 2 n + BOOT_N doubles.
+ */
+static void boot_ratio(const double *xa, const double *xb, long n, int medians, double *w, double *lo,
+                       double *hi)
+{
+    double *ra = w, *rb = w + n, *r = w + 2 * n;
+    uint64_t st = 0x9E3779B97F4A7C15ull;
+    long i, k, j;
+
+    *lo = *hi = NAN;
+    if (n < 2)
+        return;
+    for (i = 0; i < BOOT_N; i++) {
+        double sa = 0, sb = 0;
+
+        for (k = 0; k < n; k++) {
+            j = (long)(boot_rand(&st) % (uint64_t)n);
+            ra[k] = xa[j], rb[k] = xb[j];
+            sa += xa[j], sb += xb[j];
+        }
+        r[i] = medians ? median_sorted(ra, n) / median_sorted(rb, n) : sa / sb;
+    }
+    qsort(r, BOOT_N, sizeof *r, cmp_double);
+    *lo = r[(long)(BOOT_LO * (BOOT_N - 1))];
+    *hi = r[(long)(BOOT_HI * (BOOT_N - 1))];
+}
+
+/* Rounds of phase p (every phase: p < 0) of entries a and b, paired into xa
+ * and xb; -1 when the two sites' measured calls do not pair up. */
+static long paired(const entry_t *a, const entry_t *b, const phasemap_t *m, long first, long calibrate, int p,
+                   double *xa, double *xb)
+{
+    const paptrace_site_t *s = a->site, *t = b->site;
+    long k, n = 0;
+
+    if (s->niters != t->niters)
+        return -1;
+    for (k = first; k < s->niters; k++) {
+        if (s->iters[k].iter != t->iters[k].iter)
+            return -1;
+        if (p < 0 || m->phase_of[(s->iters[k].iter - calibrate) % m->nrows] == p) {
+            xa[n] = s->iters[k].runtime;
+            xb[n++] = t->iters[k].runtime;
+        }
+    }
+    return n;
 }
 
 /* Median and total of e's calls per phase; x is scratch of niters doubles. */
@@ -264,11 +338,77 @@ static void print_policy(FILE *out, const paptrace_file_t *f, const entry_t *e, 
         fprintf(out, ", decision time not recorded\n");
 }
 
-/* One machine-readable line per policy: phases within the goal, worst ratio, ratio to the best total. */
-static void print_summary(FILE *out, const entry_t *e, int n, const phasemap_t *m, const char *op)
+/* Scratch of the intervals: paired run times and the bootstrap's work. */
+typedef struct {
+    double *xa, *xb, *w;
+    long first, calibrate;
+} boot_t;
+
+/* A policy's 90 % interval against entry b in phase p (p < 0: the whole
+ * run's totals); returns its verdict against goal: 1 met (the whole interval
+ * at or below; for the totals, whose goal is < 1, the bound 1 itself has
+ * probability zero), -1 missed (above), 0 undecided; NaN bounds without
+ * pairs. */
+static int interval(const entry_t *a, const entry_t *b, const phasemap_t *m, const boot_t *bt, int p,
+                    double goal, double *lo, double *hi)
 {
-    int a, b, p, ok, bt = -1;
-    double worst;
+    long n = paired(a, b, m, bt->first, bt->calibrate, p, bt->xa, bt->xb);
+
+    boot_ratio(bt->xa, bt->xb, n, p >= 0, bt->w, lo, hi);
+    return isnan(*lo) ? 0 : *hi <= goal ? 1 : *lo > goal ? -1 : 0;
+}
+
+static const char *verdict(int v)
+{
+    return v > 0 ? "met" : v < 0 ? "MISSED" : "?";
+}
+
+static void print_intervals(FILE *out, const entry_t *e, int n, const phasemap_t *m, const boot_t *bt)
+{
+    int a, b, p, v, bt_total = -1;
+    double lo, hi;
+
+    fprintf(out,
+            "\nper phase: 90 %% interval of each policy's ratio to the phase's best fixed algorithm (paired "
+            "bootstrap over the rounds, %d resamples): met = the whole interval <= %.2f, MISSED = above it, "
+            "? = the goal inside it\n%-5s %-10s",
+            BOOT_N, PHASE_GOAL, "phase", "kind");
+    for (a = 0; a < n; a++)
+        if (e[a].policy)
+            fprintf(out, "  %-29s", e[a].name);
+    fputc('\n', out);
+    for (p = 0; p < m->nphases; p++) {
+        fprintf(out, "%-5d %-10s", p, m->label[p]);
+        b = best_fixed(e, n, p);
+        for (a = 0; a < n; a++)
+            if (e[a].policy) {
+                v = b < 0 ? 0 : interval(&e[a], &e[b], m, bt, p, PHASE_GOAL, &lo, &hi);
+                fprintf(out, "  %.3f [%.3f, %.3f] %-6s", b < 0 ? NAN : e[a].median[p] / e[b].median[p],
+                        b < 0 ? NAN : lo, b < 0 ? NAN : hi, b < 0 ? "-" : verdict(v));
+            }
+        fputc('\n', out);
+    }
+    for (b = 0; b < n; b++)
+        if (!e[b].policy && (bt_total < 0 || e[b].total < e[bt_total].total))
+            bt_total = b;
+    if (bt_total < 0)
+        return;
+    fprintf(out, "whole run, 90 %% interval of the total's ratio to the best fixed total (%s), goal < 1:\n",
+            e[bt_total].name);
+    for (a = 0; a < n; a++)
+        if (e[a].policy) {
+            v = interval(&e[a], &e[bt_total], m, bt, -1, 1.0, &lo, &hi);
+            fprintf(out, "  %-17s %.3f [%.3f, %.3f] %s\n", e[a].name, e[a].total / e[bt_total].total, lo, hi,
+                    verdict(v));
+        }
+}
+
+/* One machine-readable line per policy: phases within the goal, worst ratio, ratio to the best total. */
+static void print_summary(FILE *out, const entry_t *e, int n, const phasemap_t *m, const char *op,
+                          const boot_t *boot)
+{
+    int a, b, p, ok, met, missed, v, bt = -1;
+    double worst, lo, hi;
 
     for (b = 0; b < n; b++)
         if (!e[b].policy && (bt < 0 || e[b].total < e[bt].total))
@@ -276,17 +416,23 @@ static void print_summary(FILE *out, const entry_t *e, int n, const phasemap_t *
     for (a = 0; a < n; a++) {
         if (!e[a].policy)
             continue;
-        for (ok = 0, worst = 0, p = 0; p < m->nphases; p++) {
+        for (ok = met = missed = 0, worst = 0, p = 0; p < m->nphases; p++) {
             double r = (b = best_fixed(e, n, p)) < 0 ? NAN : e[a].median[p] / e[b].median[p];
 
             ok += r <= PHASE_GOAL;
             worst = r > worst ? r : worst;
+            v = b < 0 ? 0 : interval(&e[a], &e[b], m, boot, p, PHASE_GOAL, &lo, &hi);
+            met += v > 0;
+            missed += v < 0;
         }
+        lo = hi = NAN;
+        if (bt >= 0)
+            interval(&e[a], &e[bt], m, boot, -1, 1.0, &lo, &hi);
         fprintf(out,
                 "policy: op=%s policy=%s phases_within_goal=%d/%d worst_phase_ratio=%.4f best_fixed_total=%s "
-                "total_ratio=%.4f\n",
+                "total_ratio=%.4f phases_clearly_met=%d phases_clearly_missed=%d total_ratio_90=%.4f-%.4f\n",
                 op, e[a].name, ok, m->nphases, worst, bt < 0 ? "-" : e[bt].name,
-                bt < 0 ? NAN : e[a].total / e[bt].total);
+                bt < 0 ? NAN : e[a].total / e[bt].total, met, missed, lo, hi);
     }
 }
 
@@ -340,6 +486,7 @@ int pt_cmd_policy(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char 
     phasemap_t m = {0};
     entry_t *e = NULL;
     double *x = NULL;
+    boot_t boot = {NULL, NULL, NULL, calibrate + warmup, calibrate};
     int a, npol, n = 0, rc = -1;
 
     if (o->pat == NULL) {
@@ -354,6 +501,9 @@ int pt_cmd_policy(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char 
     for (a = 0; a < f->nsites; a++)
         maxcalls = f->sites[a].niters > maxcalls ? f->sites[a].niters : maxcalls;
     if ((x = malloc((size_t)maxcalls * sizeof *x)) == NULL ||
+        (boot.xa = malloc((size_t)maxcalls * sizeof(double))) == NULL ||
+        (boot.xb = malloc((size_t)maxcalls * sizeof(double))) == NULL ||
+        (boot.w = malloc((size_t)(2 * maxcalls + BOOT_N) * sizeof(double))) == NULL ||
         build_entries(f, &m, calibrate + warmup, calibrate, &e, &n, x)) {
         snprintf(err, errlen, "out of memory");
         goto fail;
@@ -370,6 +520,7 @@ int pt_cmd_policy(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char 
         calibrate, warmup, o->pat, pf.nrows, m.nphases);
     print_phases(out, e, n, &m);
     print_totals(out, e, n);
+    print_intervals(out, e, n, &m, &boot);
     fprintf(
         out,
         "\npolicies: exploration (calls under a decision whose reason says explor...) and decision time\n");
@@ -381,11 +532,14 @@ int pt_cmd_policy(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char 
     if (npol == 0)
         fprintf(out, "(no policy in the run: auto, tune or a NAME:ARG entry)\n");
     fputc('\n', out);
-    print_summary(out, e, n, &m, papcoll_op_name(e[0].site->op));
+    print_summary(out, e, n, &m, papcoll_op_name(e[0].site->op), &boot);
     rc = 0;
 fail:
     entries_free(e, n);
     free(x);
+    free(boot.xa);
+    free(boot.xb);
+    free(boot.w);
     phasemap_free(&m);
     patfile_free(&pf);
     return rc;

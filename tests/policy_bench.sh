@@ -75,7 +75,8 @@ if [[ $rc -ne 0 || ! -s $p ]]; then
 else
     grep -q '9 measured calls per entry (after 0 calibration and 1 warm-up calls).*9 rows, 4 phases' "$p" ||
         fail "policy header: $(head -1 "$p")"
-    [[ $(awk '/^[0-3] +(balanced|uniform|single|drift) /{ print $1 $2 $3 }' "$p" | paste -sd' ' -) == \
+    [[ $(awk '/^\(! marks/ { exit } /^[0-3] +(balanced|uniform|single|drift) /{ print $1 $2 $3 }' "$p" |
+        paste -sd' ' -) == \
         "0balanced2 1uniform2 2single2 3drift3" ]] || fail "phases and their calls: $(cat "$p")"
     grep -q '^validation: PASSED' "$TMP/pb/gather/run.log" || fail "papbench's validation"
     grep -q 'policy-bench: .*\[1/1\] gather: done' "$TMP/log" || fail "no progress line"

@@ -146,6 +146,7 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Median of x[n], sorting x in place (NaN when empty). */
 static double median_sorted(double *x, long n)
 {
     qsort(x, (size_t)n, sizeof *x, cmp_double);
@@ -228,9 +229,8 @@ static void entry_stats(entry_t *e, const phasemap_t *m, long first, long calibr
                 x[n++] = s->iters[k].runtime;
         for (k = 0; k < n; k++)
             e->total += x[k];
-        qsort(x, (size_t)n, sizeof *x, cmp_double);
         e->calls[p] = n;
-        e->median[p] = n == 0 ? NAN : n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+        e->median[p] = median_sorted(x, n);
     }
 }
 
@@ -247,6 +247,17 @@ static int best_fixed(const entry_t *e, int n, int p)
     for (a = 0; a < n; a++)
         if (!e[a].policy && !isnan(e[a].median[p]) && (best < 0 || e[a].median[p] < e[best].median[p]))
             best = a;
+    return best;
+}
+
+/* Fixed entry with the smallest total (-1: none). */
+static int best_total(const entry_t *e, int n)
+{
+    int b, best = -1;
+
+    for (b = 0; b < n; b++)
+        if (!e[b].policy && (best < 0 || e[b].total < e[best].total))
+            best = b;
     return best;
 }
 
@@ -365,7 +376,7 @@ static const char *verdict(int v)
 
 static void print_intervals(FILE *out, const entry_t *e, int n, const phasemap_t *m, const boot_t *bt)
 {
-    int a, b, p, v, bt_total = -1;
+    int a, b, p, v, bt_total;
     double lo, hi;
 
     fprintf(out,
@@ -388,10 +399,7 @@ static void print_intervals(FILE *out, const entry_t *e, int n, const phasemap_t
             }
         fputc('\n', out);
     }
-    for (b = 0; b < n; b++)
-        if (!e[b].policy && (bt_total < 0 || e[b].total < e[bt_total].total))
-            bt_total = b;
-    if (bt_total < 0)
+    if ((bt_total = best_total(e, n)) < 0)
         return;
     fprintf(out, "whole run, 90 %% interval of the total's ratio to the best fixed total (%s), goal < 1:\n",
             e[bt_total].name);
@@ -407,12 +415,9 @@ static void print_intervals(FILE *out, const entry_t *e, int n, const phasemap_t
 static void print_summary(FILE *out, const entry_t *e, int n, const phasemap_t *m, const char *op,
                           const boot_t *boot)
 {
-    int a, b, p, ok, met, missed, v, bt = -1;
+    int a, b, p, ok, met, missed, v, bt = best_total(e, n);
     double worst, lo, hi;
 
-    for (b = 0; b < n; b++)
-        if (!e[b].policy && (bt < 0 || e[b].total < e[bt].total))
-            bt = b;
     for (a = 0; a < n; a++) {
         if (!e[a].policy)
             continue;

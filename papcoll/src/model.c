@@ -9,6 +9,7 @@
 
 #include "context.h"
 #include "model.h"
+#include "plan.h"
 
 #define MODEL_TAG 77 /* on a fresh site communicator, before any call */
 #define ALPHA_REPS 20
@@ -132,14 +133,13 @@ static unsigned long long mix64(unsigned long long x)
 static int cache_key(MPI_Comm comm, char key[17])
 {
     char name[MPI_MAX_PROCESSOR_NAME + 1] = {0};
-    unsigned long long h = 1469598103934665603ULL, all;
-    int rank, size, len = 0, i;
+    unsigned long long h, all;
+    int rank, size, len = 0;
 
     PMPI_Comm_rank(comm, &rank);
     PMPI_Comm_size(comm, &size);
     PMPI_Get_processor_name(name, &len);
-    for (i = 0; i < len; i++)
-        h = (h ^ (unsigned char)name[i]) * 1099511628211ULL;
+    h = papcoll__fnv(0xCBF29CE484222325ull, name, (size_t)len);
     h = mix64(h ^ mix64((unsigned long long)rank));
     if (PMPI_Allreduce(&h, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_BXOR, comm) != MPI_SUCCESS)
         return PAPCOLL_ERR_MPI;

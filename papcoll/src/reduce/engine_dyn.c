@@ -51,15 +51,9 @@
  * thread per site, jobs in order, the same host while the root is fixed;
  * a changed root drains the started part first, call.c).
  */
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
 
-#include "clock.h"
 #include "reduce/engine.h"
 #include "sparse.h"
 
@@ -258,26 +252,19 @@ int papcoll__red_dyn_participant(const papcoll__args_t *a, papcoll__dyn_policy_t
 /* ------------------------------------------------------------ coordinator */
 
 /*
- * The next READY's source.  Polls: MPI_Test, then sched_yield while the
- * last READY is less than 200 us old (a reduction's READYs come in bursts,
- * and yield leaves the core to the computation when it needs it), then
- * sleeps 20 us (the caller made the thread's timer slack fine: Linux's
- * default 50 us slack would make that about 70 us).
+ * The next READY: its source and segment count.  A blocking receive: the
+ * monitor thread sleeps in the MPI library until a READY comes (Open MPI
+ * lets one waiting thread of a process drive progress and parks the others
+ * on a condition variable), so the coordinator does not poll.  Polling
+ * (MPI_Test with short naps) next to the root's blocked participant made
+ * ranks leave received data unread for 60-250 ms in a fifth of the calls
+ * on the emulated cluster (docs/reduce.md, the protocol).
  */
-static int next_ready(MPI_Comm comm, int tag, double *last, int *src, int *S)
+static int next_ready(MPI_Comm comm, int tag, int *src, int *S)
 {
-    struct timespec nap = {0, 20000};
-    MPI_Request req;
     MPI_Status st;
-    int flag = 0, rc = PMPI_Irecv(S, 1, MPI_INT, MPI_ANY_SOURCE, tag, comm, &req);
+    int rc = PMPI_Recv(S, 1, MPI_INT, MPI_ANY_SOURCE, tag, comm, &st);
 
-    while (rc == MPI_SUCCESS && (rc = PMPI_Test(&req, &flag, &st)) == MPI_SUCCESS && !flag) {
-        if (papcoll__mono() - *last < 200e-6)
-            sched_yield();
-        else
-            nanosleep(&nap, NULL);
-    }
-    *last = papcoll__mono();
     *src = st.MPI_SOURCE;
     return PAPCOLL__ERR(rc);
 }
@@ -397,19 +384,14 @@ int papcoll__red_dyn_coordinator(papcoll_site_t *site, const papcoll__plan_t *pl
     papcoll__dyn_t *c = plan->xdata;
     papcoll__dyn_pair_t pr;
     papcoll__dyn_order_t o[4];
-    double last = 0;
 
     if (site->ctx->rank != root || P == 1)
         return PAPCOLL_OK; /* only the root coordinates */
     if (plan->xowner != &owner || c->P != P)
         return PAPCOLL_ERR_STATE; /* the planner did not run (cannot happen with a plan) */
     papcoll__dyn_reset(c, policy, root);
-#ifdef __linux__
-    long slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
-    prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
-#endif
     while (rc == PAPCOLL_OK && c->pairs < P - 1) {
-        if ((rc = next_ready(site->comm, tag, &last, &q, &S)) != PAPCOLL_OK)
+        if ((rc = next_ready(site->comm, tag, &q, &S)) != PAPCOLL_OK)
             break;
         if (stream < 0) /* every participant reports the same segment count */
             stream = policy == PAPCOLL__DYN_ANY && papcoll__dyn_streams(P, S);
@@ -420,9 +402,5 @@ int papcoll__red_dyn_coordinator(papcoll_site_t *site, const papcoll__plan_t *pl
                    (rc = order(site->comm, pr.snd, ORD_SEND, pr.rcv, 0, 0)) == PAPCOLL_OK)
             rc = order(site->comm, pr.rcv, ORD_RECV, pr.snd, pr.left, pr.final);
     }
-#ifdef __linux__
-    if (slack > 0)
-        prctl(PR_SET_TIMERSLACK, (unsigned long)slack, 0, 0, 0);
-#endif
     return rc;
 }

@@ -9,7 +9,8 @@
 # types; the Marendic setup (rank P-1 delayed by a multiple of the measured
 # balanced run time) with its absorption; a corrupted element
 # (test-only PAPCOLL_PAPBENCH_TEST_CORRUPT) fails the validation of every op;
-# --trace of a reduction read back by paptrace.  About 30 s on 2 cores.
+# --rotate changes which entry opens each round; --trace of a reduction
+# read back by paptrace.  About 30 s on 2 cores.
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 PB=$OUTDIR/bin/papbench
@@ -98,6 +99,21 @@ done
 PAPCOLL_PAPBENCH_TEST_CORRUPT=0 run 3 --op reduce --algos mpi --size 3K "${SMALL[@]}"
 [[ $rc -eq 1 ]] && grep -q "^papbench: validation FAILED: reduce mpi, .*rank 0: result, first bad element 1024" "$TMP/log" ||
     { fail "reduce: corrupted result on the root: exit $rc"; tail -3 "$TMP/log"; }
+
+# --- --rotate: round g starts at entry g mod n (in results.csv, each round's first arrival) ---
+first_entries() {
+    awk -F, 'NR > 1 && (!($2 in t) || $5 < t[$2]) { t[$2] = $5; e[$2] = $1 }
+             END { for (i = 0; i in e; i++) printf "%s ", e[i] }' "$TMP/out/results.csv"
+}
+ROT=(--op reduce --algos mpi,binomial,inorder --size 1K --iters 4 --warmup 1 --base-ms 1 --maxdelay 2)
+if expect_ok "--rotate" 2 "${ROT[@]}" --rotate; then
+    [[ $(first_entries) == "binomial inorder mpi binomial " && $(json "$TMP/out/results.json" order) == rotate ]] ||
+        fail "--rotate: rounds start with: $(first_entries)"
+fi
+if expect_ok "fixed order" 2 "${ROT[@]}"; then
+    [[ $(first_entries) == "mpi mpi mpi mpi " && $(json "$TMP/out/results.json" order) == fixed ]] ||
+        fail "fixed order: rounds start with: $(first_entries)"
+fi
 
 # --- --trace of a reduction: the sites, the configuration, paptrace stats with gamma ---
 if expect_ok "--trace reduce" 3 --op reduce --algos mpi --size 2K --trace "$TMP/r.h5" "${SMALL[@]}"; then

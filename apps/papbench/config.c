@@ -34,6 +34,7 @@ enum {
     O_CONFIG,
     O_NO_MONITOR,
     O_NO_BIND,
+    O_ROTATE,
     O_QUIET,
     O_HELP,
     O_COUNT
@@ -42,7 +43,9 @@ enum {
 /* Defaults follow the paper's benchmark (Proficz 2020, Sect. 5.1). */
 static const cli_option_t option_table[O_COUNT] = {
     [O_OP] = {"op", "OP", "gather | scatter | bcast | reduce | allreduce (default gather)"},
-    [O_ALGOS] = {"algos", "LIST", "comma-separated algorithm names or policies (auto, tune, rules:FILE), or all (default all)"},
+    [O_ALGOS] =
+        {"algos", "LIST",
+         "comma-separated algorithm names or policies (auto, tune, rules:FILE), or all (default all)"},
     [O_SIZE] = {"size", "N",
                 "elements, K/M = 1024/1048576 (default 2M); gather, scatter: the whole vector,\n"
                 "                         N/P per rank; bcast, reduce, allreduce: the vector of every rank"},
@@ -68,6 +71,8 @@ static const cli_option_t option_table[O_COUNT] = {
     [O_CONFIG] = {"config", "FILE", "papcoll INI file with a [papcoll] section (default $PAPCOLL_CONFIG)"},
     [O_NO_MONITOR] = {"no-monitor", NULL, "no monitor thread (B* algorithms run in the foreground)"},
     [O_NO_BIND] = {"no-bind", NULL, "do not bind the receive buffer (background parts stage and copy)"},
+    [O_ROTATE] = {"rotate", NULL,
+                  "round g starts at entry g mod n of --algos (default: every round in list order)"},
     [O_QUIET] = {"quiet", NULL, "no progress lines on stderr"},
     [O_HELP] = {"help", NULL, "this text"},
 };
@@ -347,6 +352,7 @@ static int parse_run(bench_config_t *cfg, char *err, size_t errlen)
     cfg->predictor = o[O_PREDICTOR].value;
     cfg->no_monitor = o[O_NO_MONITOR].value != NULL;
     cfg->no_bind = o[O_NO_BIND].value != NULL;
+    cfg->rotate = o[O_ROTATE].value != NULL;
     cfg->quiet = o[O_QUIET].value != NULL;
     return rc;
 }
@@ -388,10 +394,11 @@ void config_text(const bench_config_t *c, char *buf, size_t len)
         text_key(&t, "reduce-op", red_name(c->reduce_op));
     text_add(&t,
              "iters = %ld\nwarmup = %ld\ncalibrate = %ld\nmaxdelay = %s\nbase-ms = %g\npattern = %s\nseed = "
-             "%" PRIu64 "\nsync = %s\nroot = %d\npredictor = %s\nconfig = %s\nno-monitor = %s\nbind = %s\n",
+             "%" PRIu64 "\nsync = %s\nroot = %d\npredictor = %s\nconfig = %s\nno-monitor = %s\nbind = %s\n"
+             "order = %s\n",
              c->iters, c->warmup, c->calibrate, c->maxdelay_text, c->base_ms, c->pattern_spec, c->seed,
              c->sync, c->root, c->predictor ? c->predictor : "", c->config_file ? c->config_file : "",
-             c->no_monitor ? "yes" : "no", c->no_bind ? "no" : "yes");
+             c->no_monitor ? "yes" : "no", c->no_bind ? "no" : "yes", c->rotate ? "rotate" : "fixed");
     if (c->pattern.kind == PATTERN_REPLAY)
         text_add(&t, "# replay file: %ld lines, digest %016" PRIx64 "\n", c->pattern.replay.nrows,
                  c->pattern.replay.hash);

@@ -375,7 +375,7 @@ int bench_measure(bench_t *b)
     const bench_config_t *c = b->cfg;
     long g, rounds = c->calibrate + c->warmup + c->iters;
     sample_t s;
-    int a;
+    int a, k;
 
     b->t_start = papcoll_wtime(b->app->ctx);
     app_loop_start(b->app);
@@ -384,7 +384,8 @@ int bench_measure(bench_t *b)
         if (g == c->calibrate && c->calibrate > 0)
             calibrated(b);
         round_delays(b, g);
-        for (a = 0; a < c->nalgos; a++) {
+        for (k = 0; k < c->nalgos; k++) {
+            a = c->rotate ? (int)((g + k) % c->nalgos) : k;
             timed_call(b, a, g, &s);
             if (record(b, a, g, &s) != 0)
                 return APP_FAILED;

@@ -47,6 +47,7 @@ typedef struct {
     int bind_refused;      /* ranks on which the library refused it (their calls stage) */
     int bind_error;        /* the refusal's code (of the lowest such rank) */
     algo_result_t *res;    /* cfg->nalgos */
+    int *order;            /* cfg->nalgos: the current round's order of the entries */
     void *sendbuf;         /* gather: own block; scatter: all blocks (root); reductions: own vector */
     void *recvbuf;         /* gather: all blocks (root); scatter: own block; bcast: the vector;
                               reduce: the result (root); allreduce: the result */

@@ -34,7 +34,7 @@ enum {
     O_CONFIG,
     O_NO_MONITOR,
     O_NO_BIND,
-    O_ROTATE,
+    O_SHUFFLE,
     O_QUIET,
     O_HELP,
     O_COUNT
@@ -71,8 +71,9 @@ static const cli_option_t option_table[O_COUNT] = {
     [O_CONFIG] = {"config", "FILE", "papcoll INI file with a [papcoll] section (default $PAPCOLL_CONFIG)"},
     [O_NO_MONITOR] = {"no-monitor", NULL, "no monitor thread (B* algorithms run in the foreground)"},
     [O_NO_BIND] = {"no-bind", NULL, "do not bind the receive buffer (background parts stage and copy)"},
-    [O_ROTATE] = {"rotate", NULL,
-                  "round g starts at entry g mod n of --algos (default: every round in list order)"},
+    [O_SHUFFLE] = {"shuffle", NULL,
+                   "each round runs the entries in its own random order, drawn from --seed\n"
+                   "                         (default: every round in --algos order)"},
     [O_QUIET] = {"quiet", NULL, "no progress lines on stderr"},
     [O_HELP] = {"help", NULL, "this text"},
 };
@@ -352,7 +353,7 @@ static int parse_run(bench_config_t *cfg, char *err, size_t errlen)
     cfg->predictor = o[O_PREDICTOR].value;
     cfg->no_monitor = o[O_NO_MONITOR].value != NULL;
     cfg->no_bind = o[O_NO_BIND].value != NULL;
-    cfg->rotate = o[O_ROTATE].value != NULL;
+    cfg->shuffle = o[O_SHUFFLE].value != NULL;
     cfg->quiet = o[O_QUIET].value != NULL;
     return rc;
 }
@@ -398,7 +399,7 @@ void config_text(const bench_config_t *c, char *buf, size_t len)
              "order = %s\n",
              c->iters, c->warmup, c->calibrate, c->maxdelay_text, c->base_ms, c->pattern_spec, c->seed,
              c->sync, c->root, c->predictor ? c->predictor : "", c->config_file ? c->config_file : "",
-             c->no_monitor ? "yes" : "no", c->no_bind ? "no" : "yes", c->rotate ? "rotate" : "fixed");
+             c->no_monitor ? "yes" : "no", c->no_bind ? "no" : "yes", c->shuffle ? "shuffle" : "fixed");
     if (c->pattern.kind == PATTERN_REPLAY)
         text_add(&t, "# replay file: %ld lines, digest %016" PRIx64 "\n", c->pattern.replay.nrows,
                  c->pattern.replay.hash);

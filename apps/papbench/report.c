@@ -170,8 +170,8 @@ void report_config(const bench_t *b)
                pattern_uses_maxdelay(&c->pattern) ? "" : " (not used by this pattern)");
     printf("  seed         %" PRIu64 "\n", c->seed);
     printf("  sync         %s\n", c->sync);
-    printf("  order        %s\n", c->rotate ? "rotating: round g starts at entry g mod n (--rotate)"
-                                            : "every round in --algos order");
+    printf("  order        %s\n", c->shuffle ? "every round its own, random (--shuffle, from the seed)"
+                                             : "every round in --algos order");
     printf("  predictor    %s\n", papcoll_predictor(b->app->ctx));
     print_clock(b);
     print_model(b);
@@ -329,7 +329,7 @@ static void json_config(json_t *j, const bench_t *b)
     json_int(j, "iters", c->iters);
     json_int(j, "warmup", c->warmup);
     json_int(j, "calibrate", c->calibrate);
-    json_string(j, "order", c->rotate ? "rotate" : "fixed");
+    json_string(j, "order", c->shuffle ? "shuffle" : "fixed");
     if (c->calibrate > 0)
         json_number(j, "balanced_baseline", b->t_balanced);
     if (c->op != PAPCOLL_OP_ALLREDUCE)

@@ -28,6 +28,7 @@
 #include "bench.h"
 #include "data.h"
 #include "lowerbound.h"
+#include "rng.h"
 #include "timer.h"
 
 #define MODEL_REPS 10     /* ping-pongs per message size for alpha and beta */
@@ -155,6 +156,7 @@ static int alloc_buffers(bench_t *b)
     b->delays = alloc((size_t)b->nprocs, sizeof(double), &ok);
     b->times = alloc(2 * (size_t)b->nprocs, sizeof(double), &ok);
     b->res = alloc((size_t)c->nalgos, sizeof *b->res, &ok);
+    b->order = alloc((size_t)c->nalgos, sizeof *b->order, &ok);
     ok = ok && call_alloc(b) && alloc_results(b);
     if (!ok) {
         fprintf(stderr, "papbench: rank %d: out of memory\n", b->rank);
@@ -370,12 +372,36 @@ static void round_delays(bench_t *b, long g)
         b->delays[i] *= b->delay_scale;
 }
 
+#define SHUFFLE_STREAM 0x5f5348554646ULL /* "_SHUFF": --shuffle's draws, apart from the delays' */
+
+/* The order of round g's entries: --algos order, or with --shuffle a
+ * Fisher-Yates shuffle drawn from (seed, g) on its own stream, the same on
+ * every rank (every entry then follows every other one about equally
+ * often: whatever a call leaves behind is not charged to one entry). */
+static void round_order(const bench_config_t *c, long g, int *order)
+{
+    rng_t r;
+    int k, j, t;
+
+    for (k = 0; k < c->nalgos; k++)
+        order[k] = k;
+    if (!c->shuffle)
+        return;
+    rng_init(&r, c->seed ^ SHUFFLE_STREAM, (uint64_t)g);
+    for (k = c->nalgos - 1; k > 0; k--) {
+        j = (int)(rng_next(&r) % (uint64_t)(k + 1));
+        t = order[k];
+        order[k] = order[j];
+        order[j] = t;
+    }
+}
+
 int bench_measure(bench_t *b)
 {
     const bench_config_t *c = b->cfg;
     long g, rounds = c->calibrate + c->warmup + c->iters;
     sample_t s;
-    int a, k;
+    int k;
 
     b->t_start = papcoll_wtime(b->app->ctx);
     app_loop_start(b->app);
@@ -384,8 +410,10 @@ int bench_measure(bench_t *b)
         if (g == c->calibrate && c->calibrate > 0)
             calibrated(b);
         round_delays(b, g);
+        round_order(c, g, b->order);
         for (k = 0; k < c->nalgos; k++) {
-            a = c->rotate ? (int)((g + k) % c->nalgos) : k;
+            int a = b->order[k];
+
             timed_call(b, a, g, &s);
             if (record(b, a, g, &s) != 0)
                 return APP_FAILED;
@@ -424,5 +452,6 @@ void bench_free(bench_t *b)
     free(b->sendbuf);
     free(b->recvbuf);
     free(b->delays);
+    free(b->order);
     free(b->times);
 }

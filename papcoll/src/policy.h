@@ -86,6 +86,7 @@ typedef struct {
     double t_base; /* its modelled time (s) */
     double ratio;  /* spread / t_base (NaN: no prediction) */
     double gain;   /* predicted gain of algo over base under the predicted PAT (s) */
+    const char *why; /* the reason for algo, a static string */
 } papcoll__auto_out_t;
 void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, const papcoll__auto_cfg_t *cfg,
                           papcoll__eligible_fn ok, void *arg, papcoll__auto_out_t *out);

@@ -185,8 +185,7 @@ static int choose_auto(const papcoll__policy_t *p, papcoll_op_t op, const papcol
         "threshold=%.3g gain=%.3g",
         in->P, in->bytes, in->spread, in->noise, in->lag_noise,
         a.base >= 0 ? papcoll_algo_name(op, a.base) : "-", a.t_base, a.ratio, p->acfg.ratio, a.gain);
-    snprintf(out->reason, sizeof out->reason, "policy %.96s: %s", p->text,
-             a.algo != a.base ? "imbalance above threshold, sorted variant" : "base algorithm by model cost");
+    snprintf(out->reason, sizeof out->reason, "policy %.96s: %s", p->text, a.why);
     return a.algo;
 }
 

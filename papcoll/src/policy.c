@@ -106,29 +106,52 @@ double papcoll__cost(papcoll_op_t op, int algo, const papcoll__pin_t *in)
     }
 }
 
-/* Counterparts: base -> {foreground variant, background variant}. */
-static const char *const sorted_tab[][4] = {
-    {"gather", "lin", "sls", "bsls"},
-    {"gather", "ls", "sls", "bsls"},
-    {"gather", "bnom", "sbn", "bsbn"},
-    {"scatter", "lin", "slin", "bsln"},
-    {"scatter", "bnom", "sbn", "bsbn"},
-    {"bcast", "binomial", "sorted", "bsorted"},
-    {"bcast", "pipelined", "sorted", "bsorted"},
-    {"bcast", "chain", "bchain", "bchain"},
-    {"bcast", "scatter_allgather", "bchain", "bchain"},
+/* Counterparts: base -> foreground and background variant; own: the
+ * background variant is the base's own schedule (reordered by the
+ * prediction) with every forward in the monitor thread, which the model
+ * prices as the base on balanced arrivals (auto runs it whenever it can). */
+static const struct {
+    const char *op, *base, *fg, *bg;
+    int own;
+} sorted_tab[] = {
+    {"gather", "lin", "sls", "bsls", 0},
+    {"gather", "ls", "sls", "bsls", 0},
+    {"gather", "bnom", "sbn", "bsbn", 0},
+    {"scatter", "lin", "slin", "bsln", 0},
+    {"scatter", "bnom", "sbn", "bsbn", 0},
+    {"bcast", "binomial", "sorted", "bsorted", 0},
+    {"bcast", "pipelined", "sorted", "bsorted", 0},
+    {"bcast", "chain", "bchain", "bchain", 1},
+    {"bcast", "scatter_allgather", "bchain", "bchain", 0},
 };
 
-int papcoll__sorted_of(papcoll_op_t op, int base, int commutative, int bg)
+/* The row of sorted_tab for base, or -1. */
+static int sorted_row(papcoll_op_t op, int base)
 {
     size_t i;
 
+    for (i = 0; i < sizeof sorted_tab / sizeof sorted_tab[0]; i++)
+        if (strcmp(sorted_tab[i].op, papcoll_op_name(op)) == 0 && is(op, base, sorted_tab[i].base))
+            return (int)i;
+    return -1;
+}
+
+/* 1 when base's background variant is its own schedule (sorted_tab's own). */
+static int own_background(papcoll_op_t op, int base)
+{
+    int r = sorted_row(op, base);
+
+    return r >= 0 && sorted_tab[r].own;
+}
+
+int papcoll__sorted_of(papcoll_op_t op, int base, int commutative, int bg)
+{
+    int r;
+
     if (op == PAPCOLL_OP_REDUCE)
         return papcoll_algo_find(op, commutative ? (bg ? "treedyn" : "clairvoyant") : "noncommut_treedyn");
-    for (i = 0; i < sizeof sorted_tab / sizeof sorted_tab[0]; i++)
-        if (strcmp(sorted_tab[i][0], papcoll_op_name(op)) == 0 && is(op, base, sorted_tab[i][1]))
-            return papcoll_algo_find(op, sorted_tab[i][bg ? 3 : 2]);
-    return -1;
+    r = sorted_row(op, base);
+    return r < 0 ? -1 : papcoll_algo_find(op, bg ? sorted_tab[r].bg : sorted_tab[r].fg);
 }
 
 double papcoll__model_time(papcoll_op_t op, const papcoll__pin_t *in, papcoll__eligible_fn ok, void *arg,
@@ -245,15 +268,15 @@ void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, const papco
         return;
     port = pat_times(op, out->base, s, in, out->t_base, &slow_base, &slow_sorted);
     out->gain = slow_base - slow_sorted;
-    /* bchain is the base's own pipeline, ordered by the prediction, with
-     * every forward in the monitor thread: the model prices it as the
-     * chain on balanced arrivals, and a forward then starts when its
+    /* The base's own schedule in the monitor thread: on balanced arrivals
+     * the model prices it as the base, and a forward then starts when its
      * segment is there, not when the rank arrives.  Measured balanced on 8
      * emulated nodes: bchain ahead of chain in 7 of 9 phases, by 0.67 ms
      * (2.8 %) on average (docs/policies.md). */
-    if (is(op, out->base, "chain") && is(op, s, "bchain") && in->has_monitor) {
+    if (in->has_monitor && own_background(op, out->base) &&
+        s == papcoll__sorted_of(op, out->base, in->commutative, 1)) {
         out->algo = s;
-        out->why = "the chain's background form, whenever a monitor thread runs";
+        out->why = "the base's background form, whenever a monitor thread runs";
         return;
     }
     /* The model prices neither the counterpart's wait for its plan nor its

@@ -18,6 +18,8 @@
 #ifndef PAPCOLL_REDUCE_ENGINE_H
 #define PAPCOLL_REDUCE_ENGINE_H
 
+#include <stdatomic.h>
+
 #include "algo.h"
 
 /*
@@ -91,6 +93,10 @@ typedef enum { PAPCOLL__DYN_ANY, PAPCOLL__DYN_NEIGHBOUR } papcoll__dyn_policy_t;
 typedef struct {
     int P, root, slot, pairs;
     int joined; /* streamed: non-roots that reported */
+    /* 1 once the coordinator (monitor thread) handed this state to the
+     * root's foreground: the release/acquire pair that orders the two
+     * threads' accesses (the HANDOVER message also does, inside MPI) */
+    atomic_int handed;
     papcoll__dyn_policy_t policy;
     int *hi;     /* [lo]: end of the live range starting at lo, -1: none */
     int *lo_of;  /* [e]: start of the live range ending at e (hi = e + 1) */

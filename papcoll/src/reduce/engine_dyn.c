@@ -10,7 +10,9 @@
  *
  * Coordinator: the background part of the call's root, in its monitor
  * thread, so it serves READYs while the root's application thread still
- * computes.  It receives READYs in arrival order and pairs idle ranks:
+ * computes; with whole values, the root's own foreground from its arrival
+ * on (HANDOVER, below).  It takes READYs in arrival order and pairs idle
+ * ranks:
  *   ANY (Tree-dyn): one slot.  A READY finds the slot empty: the rank waits
  *     there; else the slot's rank and the newcomer are paired, the newcomer
  *     sends (Benoit: "it sends its value to the processor that was in the
@@ -31,6 +33,14 @@
  *   values and segments travel run-length encoded around it; a whole
  *   value's receiver learns its size with MPI_Probe, a segment's receive
  *   has room for the dense size + 4 bytes.
+ * HANDOVER (whole values): the root's first READY makes the monitor
+ *   thread pair the root as usual, send it HANDOVER (with its pairing, if
+ *   any) and stop; the root's foreground then takes the remaining READYs
+ *   and pairs them, and itself whenever it is idle, in the wait it does
+ *   anyway.  A pairing then waits for no sleeping thread to be woken and
+ *   scheduled (docs/reduce.md has the measured difference).  The streamed
+ *   chain keeps its coordinator in the monitor thread: the root only
+ *   receives at the end there.
  * In all the root never sends: a pairing that involves the root's value
  * makes the root receive.  The root's value is thus alive to the end and
  * the last pairing, between it and the one other value left, ends at the
@@ -40,9 +50,11 @@
  * (every other rank has sent), so the coordinator stops after it.
  *
  * Messages per call: 2P - 2 READYs (4 bytes: the segment count) and 2P - 2
- * ORDERs of 16 bytes, P - 1 values (streamed: P - 1 READYs, 2P - 1 ORDERs,
- * P - 1 streams).  Coordination on the critical path per pairing: READY +
- * ORDER latency (2 alpha) plus the coordinator's reaction time.
+ * ORDERs of 16 bytes, P - 1 values, less the root's: after HANDOVER its
+ * READYs and the ORDERs it would get are function calls (streamed: P - 1
+ * READYs, 2P - 1 ORDERs, P - 1 streams).  Coordination on the critical path
+ * per pairing: READY + ORDER latency (2 alpha) plus the coordinator's
+ * reaction time, which HANDOVER cuts to the root's next poll.
  * Tags: READY alternates between two tags with the parity of the call (its
  * plan's index): a rank that finished call k may send its READY of call
  * k+1 while call k's coordinator still waits for others, and must not be
@@ -57,7 +69,10 @@
 #include "reduce/engine.h"
 #include "sparse.h"
 
-enum { ORD_SEND = 1, ORD_RECV = 2 }; /* then PAPCOLL__DYN_FROM, PAPCOLL__DYN_TO */
+/* ORDER kinds: then PAPCOLL__DYN_FROM (3), PAPCOLL__DYN_TO (4), and the root's
+ * HANDOVER (the coordinator moves to its foreground; peer: whose value the
+ * root receives now, -1: none). */
+enum { ORD_SEND = 1, ORD_RECV = 2, ORD_HANDOVER = 5 };
 
 static const char owner; /* marks the plan data as the coordinator's */
 
@@ -82,6 +97,14 @@ int papcoll__plan_red_dyn(papcoll__plan_t *plan, const papcoll__plan_in_t *in)
 
 /* ------------------------------------------------------------ participant */
 
+/* An ORDER to dst: kind, then its peer, side and "last pairing" flag. */
+static int order(MPI_Comm comm, int dst, int kind, int peer, int left, int final)
+{
+    int o[4] = {kind, peer, left, final};
+
+    return papcoll__send_bytes(o, sizeof(o), dst, PAPCOLL__TAG_RED_ORDER, comm);
+}
+
 /* Receives peer's value (sparse-encoded when id != NULL) and combines it into acc. */
 static int take(const papcoll__args_t *a, const void *id, char *tmp, char *acc, int peer, int left)
 {
@@ -103,6 +126,79 @@ static int take(const papcoll__args_t *a, const void *id, char *tmp, char *acc, 
     return papcoll__red_combine_sparse(a, tmp, (size_t)n, acc, a->sig.count, left);
 }
 
+/* Issues pairing pr from the root's foreground: SEND to its sender, and
+ * RECV to its receiver, or, when that is the root, its receive into tmp
+ * (posted first, so the value lands in place) as *rq. */
+static int issue(const papcoll__args_t *a, size_t cap, const papcoll__dyn_pair_t *pr, char *tmp,
+                 MPI_Request *rq)
+{
+    int rc = PAPCOLL_OK;
+
+    if (pr->rcv == a->root)
+        rc = papcoll__irecv_bytes(tmp, cap, pr->snd, PAPCOLL__TAG_DATA, a->comm, rq);
+    if (rc == PAPCOLL_OK)
+        rc = order(a->comm, pr->snd, ORD_SEND, pr->rcv, 0, 0);
+    if (rc == PAPCOLL_OK && pr->rcv != a->root)
+        rc = order(a->comm, pr->rcv, ORD_RECV, pr->snd, pr->left, pr->final);
+    return rc;
+}
+
+/*
+ * The root's foreground after the HANDOVER ho (whole values): it is the
+ * coordinator from its arrival on, taking READYs in one MPI_Waitany with
+ * its own receive, and pairing itself whenever it is idle, without a
+ * message.  So no pairing waits for a thread to wake: while the root's
+ * foreground waits in MPI, the monitor thread blocked in MPI_Recv sleeps,
+ * and each READY it gets first has to be handed to it and scheduled.
+ * acc: the root's value (its receive buffer); tmp: cap bytes.
+ */
+static int root_coordinate(const papcoll__args_t *a, const void *id, const int ho[4], int tag, char *acc,
+                           char *tmp, size_t cap)
+{
+    papcoll__dyn_t *c = a->plan->xdata;
+    papcoll__dyn_pair_t pr = {ho[1], a->root, ho[2], ho[3]}, mine = pr;
+    MPI_Request rq[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL}; /* the root's receive, the next READY */
+    MPI_Status st;
+    int S, i, n = 0, rc = PAPCOLL_OK, done = 0;
+
+    if (a->plan->xowner != &owner || c == NULL || !atomic_load_explicit(&c->handed, memory_order_acquire))
+        return PAPCOLL_ERR_STATE; /* no HANDOVER came from this plan's coordinator: cannot happen */
+    if (mine.snd >= 0)
+        rc = papcoll__irecv_bytes(tmp, cap, mine.snd, PAPCOLL__TAG_DATA, a->comm, &rq[0]);
+    if (rc == PAPCOLL_OK && c->pairs < c->P - 1)
+        rc = PAPCOLL__ERR(PMPI_Irecv(&S, 1, MPI_INT, MPI_ANY_SOURCE, tag, a->comm, &rq[1]));
+    while (rc == PAPCOLL_OK && !done) {
+        if ((rc = PAPCOLL__ERR(PMPI_Waitany(2, rq, &i, &st))) != PAPCOLL_OK)
+            break;
+        if (i == 1) { /* a READY */
+            if (papcoll__dyn_ready(c, st.MPI_SOURCE, &pr)) {
+                rc = issue(a, cap, &pr, tmp, &rq[0]);
+                mine = pr.rcv == a->root ? pr : mine;
+            }
+            if (rc == PAPCOLL_OK && c->pairs < c->P - 1)
+                rc = PAPCOLL__ERR(PMPI_Irecv(&S, 1, MPI_INT, MPI_ANY_SOURCE, tag, a->comm, &rq[1]));
+            continue;
+        }
+        if (i != 0)
+            return PAPCOLL_ERR_STATE; /* nothing to wait for before the last pairing: cannot happen */
+        if (id == NULL)
+            rc = papcoll__red_combine(a, tmp, acc, a->sig.count, mine.left);
+        else if ((rc = PAPCOLL__ERR(PMPI_Get_count(&st, MPI_BYTE, &n))) == PAPCOLL_OK)
+            rc = papcoll__red_combine_sparse(a, tmp, (size_t)n, acc, a->sig.count, mine.left);
+        if (rc != PAPCOLL_OK || (done = mine.final))
+            break;
+        if (papcoll__dyn_ready(c, a->root, &pr)) { /* the root is idle again */
+            rc = issue(a, cap, &pr, tmp, &rq[0]);
+            mine = pr;
+        }
+    }
+    if (rq[1] != MPI_REQUEST_NULL) { /* after the last pairing no READY comes */
+        PMPI_Cancel(&rq[1]);
+        PMPI_Wait(&rq[1], MPI_STATUS_IGNORE);
+    }
+    return rc;
+}
+
 /* Tree-dyn, whole values: report whenever idle, obey each ORDER.  With an
  * identity (sparse.h) values travel run-length encoded, and tmp also holds
  * the encoding of the value sent. */
@@ -122,6 +218,10 @@ static int pair_participant(const papcoll__args_t *a, const void *id, int S, int
             (rc = papcoll__recv_bytes(order, sizeof(order), a->root, PAPCOLL__TAG_RED_ORDER, a->comm)) !=
                 PAPCOLL_OK)
             break;
+        if (order[0] == ORD_HANDOVER) { /* the root, on its arrival */
+            rc = root_coordinate(a, id, order, tag, acc, tmp, id == NULL ? a->bytes : cap - 1);
+            break;
+        }
         if (order[0] == ORD_SEND) {
             size_t nb =
                 id == NULL ? a->bytes : papcoll__sparse_encode(acc, a->sig.count, a->sig.esize, id, tmp);
@@ -269,13 +369,6 @@ static int next_ready(MPI_Comm comm, int tag, int *src, int *S)
     return PAPCOLL__ERR(rc);
 }
 
-static int order(MPI_Comm comm, int dst, int kind, int peer, int left, int final)
-{
-    int o[4] = {kind, peer, left, final};
-
-    return papcoll__send_bytes(o, sizeof(o), dst, PAPCOLL__TAG_RED_ORDER, comm);
-}
-
 void papcoll__dyn_reset(papcoll__dyn_t *c, papcoll__dyn_policy_t policy, int root)
 {
     int r;
@@ -284,6 +377,7 @@ void papcoll__dyn_reset(papcoll__dyn_t *c, papcoll__dyn_policy_t policy, int roo
     c->root = root;
     c->slot = -1;
     c->pairs = c->joined = 0;
+    atomic_store_explicit(&c->handed, 0, memory_order_relaxed);
     for (r = 0; r < c->P; r++) {
         c->hi[r] = r + 1;
         c->lo_of[r] = c->holder[r] = c->range[r] = r;
@@ -398,6 +492,14 @@ int papcoll__red_dyn_coordinator(papcoll_site_t *site, const papcoll__plan_t *pl
         if (stream) {
             for (n = papcoll__dyn_stream_ready(c, q, o), i = 0; i < n && rc == PAPCOLL_OK; i++)
                 rc = order(site->comm, o[i].dst, o[i].kind, o[i].peer, 0, 0);
+        } else if (q == root) { /* the root came: its foreground coordinates on */
+            pr = (papcoll__dyn_pair_t){-1, root, 0, 0};
+            if (papcoll__dyn_ready(c, q, &pr))
+                rc = order(site->comm, pr.snd, ORD_SEND, pr.rcv, 0, 0);
+            atomic_store_explicit(&c->handed, 1, memory_order_release);
+            if (rc == PAPCOLL_OK)
+                rc = order(site->comm, root, ORD_HANDOVER, pr.snd, pr.left, pr.final);
+            break;
         } else if (papcoll__dyn_ready(c, q, &pr) &&
                    (rc = order(site->comm, pr.snd, ORD_SEND, pr.rcv, 0, 0)) == PAPCOLL_OK)
             rc = order(site->comm, pr.rcv, ORD_RECV, pr.snd, pr.left, pr.final);

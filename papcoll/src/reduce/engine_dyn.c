@@ -31,16 +31,19 @@
  *     rank) tells the coordinator which rules apply.
  * SPARSE (both policies, both modes): with the site's identity (sparse.h)
  *   values and segments travel run-length encoded around it; a whole
- *   value's receiver learns its size with MPI_Probe, a segment's receive
- *   has room for the dense size + 4 bytes.
- * HANDOVER (whole values): the root's first READY makes the monitor
- *   thread pair the root as usual, send it HANDOVER (with its pairing, if
- *   any) and stop; the root's foreground then takes the remaining READYs
- *   and pairs them, and itself whenever it is idle, in the wait it does
- *   anyway.  A pairing then waits for no sleeping thread to be woken and
- *   scheduled (docs/reduce.md has the measured difference).  The streamed
- *   chain keeps its coordinator in the monitor thread: the root only
- *   receives at the end there.
+ *   value's receiver learns its size with MPI_Probe (the coordinating
+ *   root, which cannot block on one source, posts a receive of the
+ *   encoding's bound), a segment's receive has room for the dense size + 4
+ *   bytes.
+ * HANDOVER (all policies and modes): the root's READY (its arrival) makes
+ *   the monitor thread pair the root as usual (whole values), send it
+ *   HANDOVER (with its pairing, if any) and stop; the root's foreground
+ *   then takes the remaining READYs and pairs them, and itself whenever it
+ *   is idle, in the wait it does anyway.  A pairing then waits for no
+ *   sleeping thread to be woken and scheduled (docs/reduce.md has the
+ *   measured difference).  Streamed, the root reports too (only to be
+ *   told HANDOVER, or its FROM when every non-root came first; the
+ *   coordinator then still takes that READY, so none is left over).
  * In all the root never sends: a pairing that involves the root's value
  * makes the root receive.  The root's value is thus alive to the end and
  * the last pairing, between it and the one other value left, ends at the
@@ -51,8 +54,8 @@
  *
  * Messages per call: 2P - 2 READYs (4 bytes: the segment count) and 2P - 2
  * ORDERs of 16 bytes, P - 1 values, less the root's: after HANDOVER its
- * READYs and the ORDERs it would get are function calls (streamed: P - 1
- * READYs, 2P - 1 ORDERs, P - 1 streams).  Coordination on the critical path
+ * READYs and the ORDERs it would get are function calls (streamed: P
+ * READYs, 2P - 1 ORDERs or fewer, P - 1 streams).  Coordination on the critical path
  * per pairing: READY + ORDER latency (2 alpha) plus the coordinator's
  * reaction time, which HANDOVER cuts to the root's next poll.
  * Tags: READY alternates between two tags with the parity of the call (its
@@ -260,6 +263,30 @@ static int send_seg(const papcoll__args_t *a, const void *id, const char *out, c
                                 PAPCOLL__TAG_DATA, a->comm, req);
 }
 
+/* The root's foreground after a streamed HANDOVER: it takes the READYs
+ * of the non-roots still to come and sends their orders until the last
+ * one's gives the root its own FROM, *from. */
+static int root_chain(const papcoll__args_t *a, int tag, int *from)
+{
+    papcoll__dyn_t *c = a->plan->xdata;
+    papcoll__dyn_order_t o[4];
+    MPI_Status st;
+    int S, i, n, rc = PAPCOLL_OK;
+
+    if (a->plan->xowner != &owner || c == NULL || !atomic_load_explicit(&c->handed, memory_order_acquire))
+        return PAPCOLL_ERR_STATE; /* no HANDOVER came from this plan's coordinator: cannot happen */
+    while (rc == PAPCOLL_OK && c->joined < c->P - 1) {
+        if ((rc = PAPCOLL__ERR(PMPI_Recv(&S, 1, MPI_INT, MPI_ANY_SOURCE, tag, a->comm, &st))) != PAPCOLL_OK)
+            break;
+        for (n = papcoll__dyn_stream_ready(c, st.MPI_SOURCE, o), i = 0; i < n && rc == PAPCOLL_OK; i++)
+            if (o[i].dst == a->root)
+                *from = o[i].peer;
+            else
+                rc = order(a->comm, o[i].dst, o[i].kind, o[i].peer, 0, 0);
+    }
+    return rc;
+}
+
 /*
  * Streamed Tree-dyn, S segments: a non-root reports once, learns
  * where its input stream comes from (PAPCOLL__DYN_FROM; none for the first), then,
@@ -289,9 +316,9 @@ static int stream_participant(const papcoll__args_t *a, const void *id, int S, i
         rc = PAPCOLL_ERR_NOMEM;
         goto out;
     }
-    if (!root && (rc = papcoll__send_bytes(&S, sizeof(S), a->root, tag, a->comm)) != PAPCOLL_OK)
-        goto out;
-    if ((rc = papcoll__recv_bytes(o1, sizeof(o1), a->root, PAPCOLL__TAG_RED_ORDER, a->comm)) != PAPCOLL_OK ||
+    if ((rc = papcoll__send_bytes(&S, sizeof(S), a->root, tag, a->comm)) != PAPCOLL_OK ||
+        (rc = papcoll__recv_bytes(o1, sizeof(o1), a->root, PAPCOLL__TAG_RED_ORDER, a->comm)) != PAPCOLL_OK ||
+        (root && o1[0] == ORD_HANDOVER && (rc = root_chain(a, tag, &o1[1])) != PAPCOLL_OK) ||
         (!root && (rc = papcoll__irecv_bytes(o2, sizeof(o2), a->root, PAPCOLL__TAG_RED_ORDER, a->comm,
                                              &rq[2 * S])) != PAPCOLL_OK))
         goto out;
@@ -489,20 +516,23 @@ int papcoll__red_dyn_coordinator(papcoll_site_t *site, const papcoll__plan_t *pl
             break;
         if (stream < 0) /* every participant reports the same segment count */
             stream = policy == PAPCOLL__DYN_ANY && papcoll__dyn_streams(P, S);
+        if (q == root) { /* the root came: its foreground coordinates on */
+            pr = (papcoll__dyn_pair_t){-1, root, 0, 0};
+            if (!stream && papcoll__dyn_ready(c, q, &pr))
+                rc = order(site->comm, pr.snd, ORD_SEND, pr.rcv, 0, 0);
+            atomic_store_explicit(&c->handed, 1, memory_order_release);
+            return rc ? rc : order(site->comm, root, ORD_HANDOVER, pr.snd, pr.left, pr.final);
+        }
         if (stream) {
             for (n = papcoll__dyn_stream_ready(c, q, o), i = 0; i < n && rc == PAPCOLL_OK; i++)
                 rc = order(site->comm, o[i].dst, o[i].kind, o[i].peer, 0, 0);
-        } else if (q == root) { /* the root came: its foreground coordinates on */
-            pr = (papcoll__dyn_pair_t){-1, root, 0, 0};
-            if (papcoll__dyn_ready(c, q, &pr))
-                rc = order(site->comm, pr.snd, ORD_SEND, pr.rcv, 0, 0);
-            atomic_store_explicit(&c->handed, 1, memory_order_release);
-            if (rc == PAPCOLL_OK)
-                rc = order(site->comm, root, ORD_HANDOVER, pr.snd, pr.left, pr.final);
-            break;
         } else if (papcoll__dyn_ready(c, q, &pr) &&
                    (rc = order(site->comm, pr.snd, ORD_SEND, pr.rcv, 0, 0)) == PAPCOLL_OK)
             rc = order(site->comm, pr.rcv, ORD_RECV, pr.snd, pr.left, pr.final);
     }
+    /* streamed, every non-root reported before the root: its FROM is sent,
+     * its READY (it sends one, not knowing) is this call's last message */
+    if (rc == PAPCOLL_OK && stream)
+        rc = papcoll__recv_bytes(&S, sizeof(S), root, tag, site->comm);
     return rc;
 }

@@ -98,7 +98,26 @@ int papcoll__plan_red_dyn(papcoll__plan_t *plan, const papcoll__plan_in_t *in)
     return PAPCOLL_OK;
 }
 
-/* ------------------------------------------------------------ participant */
+/* ------------------------------------------------------------ messages */
+
+/*
+ * The next READY: its source and segment count.  A blocking receive: the
+ * monitor thread sleeps in the MPI library until a READY comes (Open MPI
+ * lets one waiting thread of a process drive progress and parks the others
+ * on a condition variable), so the coordinator does not poll.  Polling
+ * (MPI_Test with short naps) next to the root's blocked participant made
+ * ranks leave received data unread for 60-250 ms in a fifth of the calls
+ * on the emulated cluster (docs/reduce.md, the protocol).  The root's
+ * foreground, coordinating a streamed chain after HANDOVER, waits here too.
+ */
+static int next_ready(MPI_Comm comm, int tag, int *src, int *S)
+{
+    MPI_Status st;
+    int rc = PMPI_Recv(S, 1, MPI_INT, MPI_ANY_SOURCE, tag, comm, &st);
+
+    *src = st.MPI_SOURCE;
+    return PAPCOLL__ERR(rc);
+}
 
 /* An ORDER to dst: kind, then its peer, side and "last pairing" flag. */
 static int order(MPI_Comm comm, int dst, int kind, int peer, int left, int final)
@@ -106,6 +125,16 @@ static int order(MPI_Comm comm, int dst, int kind, int peer, int left, int final
     int o[4] = {kind, peer, left, final};
 
     return papcoll__send_bytes(o, sizeof(o), dst, PAPCOLL__TAG_RED_ORDER, comm);
+}
+
+/* ------------------------------------------------------------ participant */
+
+/* Combines a received value tmp (n bytes; sparse-encoded when id != NULL) into acc. */
+static int absorb(const papcoll__args_t *a, const void *id, char *tmp, size_t n, char *acc, int left)
+{
+    if (id == NULL)
+        return papcoll__red_combine(a, tmp, acc, a->sig.count, left);
+    return papcoll__red_combine_sparse(a, tmp, n, acc, a->sig.count, left);
 }
 
 /* Receives peer's value (sparse-encoded when id != NULL) and combines it into acc. */
@@ -117,7 +146,7 @@ static int take(const papcoll__args_t *a, const void *id, char *tmp, char *acc, 
     if (id == NULL) {
         if ((rc = papcoll__recv_bytes(tmp, a->bytes, peer, PAPCOLL__TAG_DATA, a->comm)) != PAPCOLL_OK)
             return rc;
-        return papcoll__red_combine(a, tmp, acc, a->sig.count, left);
+        return absorb(a, id, tmp, a->bytes, acc, left);
     }
     if ((rc = PAPCOLL__ERR(PMPI_Probe(peer, PAPCOLL__TAG_DATA, a->comm, &st))) != PAPCOLL_OK ||
         (rc = PAPCOLL__ERR(PMPI_Get_count(&st, MPI_BYTE, &n))) != PAPCOLL_OK)
@@ -126,7 +155,24 @@ static int take(const papcoll__args_t *a, const void *id, char *tmp, char *acc, 
         return PAPCOLL_ERR_TRUNCATE;
     if ((rc = papcoll__recv_bytes(tmp, (size_t)n, peer, PAPCOLL__TAG_DATA, a->comm)) != PAPCOLL_OK)
         return rc;
-    return papcoll__red_combine_sparse(a, tmp, (size_t)n, acc, a->sig.count, left);
+    return absorb(a, id, tmp, (size_t)n, acc, left);
+}
+
+/* The coordinator's state, once its HANDOVER reached the root's
+ * foreground (acquire: the monitor thread's writes are visible), else NULL. */
+static papcoll__dyn_t *handed_state(const papcoll__args_t *a)
+{
+    papcoll__dyn_t *c = a->plan->xdata;
+
+    if (a->plan->xowner != &owner || c == NULL || !atomic_load_explicit(&c->handed, memory_order_acquire))
+        return NULL;
+    return c;
+}
+
+/* Posts the receive of the next READY of this call (tag) as *rq. */
+static int post_ready(const papcoll__args_t *a, int tag, int *S, MPI_Request *rq)
+{
+    return PAPCOLL__ERR(PMPI_Irecv(S, 1, MPI_INT, MPI_ANY_SOURCE, tag, a->comm, rq));
 }
 
 /* Issues pairing pr from the root's foreground: SEND to its sender, and
@@ -158,18 +204,18 @@ static int issue(const papcoll__args_t *a, size_t cap, const papcoll__dyn_pair_t
 static int root_coordinate(const papcoll__args_t *a, const void *id, const int ho[4], int tag, char *acc,
                            char *tmp, size_t cap)
 {
-    papcoll__dyn_t *c = a->plan->xdata;
+    papcoll__dyn_t *c = handed_state(a);
     papcoll__dyn_pair_t pr = {ho[1], a->root, ho[2], ho[3]}, mine = pr;
     MPI_Request rq[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL}; /* the root's receive, the next READY */
     MPI_Status st;
     int S, i, n = 0, rc = PAPCOLL_OK, done = 0;
 
-    if (a->plan->xowner != &owner || c == NULL || !atomic_load_explicit(&c->handed, memory_order_acquire))
+    if (c == NULL)
         return PAPCOLL_ERR_STATE; /* no HANDOVER came from this plan's coordinator: cannot happen */
     if (mine.snd >= 0)
         rc = papcoll__irecv_bytes(tmp, cap, mine.snd, PAPCOLL__TAG_DATA, a->comm, &rq[0]);
     if (rc == PAPCOLL_OK && c->pairs < c->P - 1)
-        rc = PAPCOLL__ERR(PMPI_Irecv(&S, 1, MPI_INT, MPI_ANY_SOURCE, tag, a->comm, &rq[1]));
+        rc = post_ready(a, tag, &S, &rq[1]);
     while (rc == PAPCOLL_OK && !done) {
         if ((rc = PAPCOLL__ERR(PMPI_Waitany(2, rq, &i, &st))) != PAPCOLL_OK)
             break;
@@ -179,15 +225,13 @@ static int root_coordinate(const papcoll__args_t *a, const void *id, const int h
                 mine = pr.rcv == a->root ? pr : mine;
             }
             if (rc == PAPCOLL_OK && c->pairs < c->P - 1)
-                rc = PAPCOLL__ERR(PMPI_Irecv(&S, 1, MPI_INT, MPI_ANY_SOURCE, tag, a->comm, &rq[1]));
+                rc = post_ready(a, tag, &S, &rq[1]);
             continue;
         }
         if (i != 0)
             return PAPCOLL_ERR_STATE; /* nothing to wait for before the last pairing: cannot happen */
-        if (id == NULL)
-            rc = papcoll__red_combine(a, tmp, acc, a->sig.count, mine.left);
-        else if ((rc = PAPCOLL__ERR(PMPI_Get_count(&st, MPI_BYTE, &n))) == PAPCOLL_OK)
-            rc = papcoll__red_combine_sparse(a, tmp, (size_t)n, acc, a->sig.count, mine.left);
+        if ((rc = PAPCOLL__ERR(PMPI_Get_count(&st, MPI_BYTE, &n))) == PAPCOLL_OK)
+            rc = absorb(a, id, tmp, (size_t)n, acc, mine.left);
         if (rc != PAPCOLL_OK || (done = mine.final))
             break;
         if (papcoll__dyn_ready(c, a->root, &pr)) { /* the root is idle again */
@@ -268,17 +312,16 @@ static int send_seg(const papcoll__args_t *a, const void *id, const char *out, c
  * one's gives the root its own FROM, *from. */
 static int root_chain(const papcoll__args_t *a, int tag, int *from)
 {
-    papcoll__dyn_t *c = a->plan->xdata;
+    papcoll__dyn_t *c = handed_state(a);
     papcoll__dyn_order_t o[4];
-    MPI_Status st;
-    int S, i, n, rc = PAPCOLL_OK;
+    int S, q, i, n, rc = PAPCOLL_OK;
 
-    if (a->plan->xowner != &owner || c == NULL || !atomic_load_explicit(&c->handed, memory_order_acquire))
+    if (c == NULL)
         return PAPCOLL_ERR_STATE; /* no HANDOVER came from this plan's coordinator: cannot happen */
     while (rc == PAPCOLL_OK && c->joined < c->P - 1) {
-        if ((rc = PAPCOLL__ERR(PMPI_Recv(&S, 1, MPI_INT, MPI_ANY_SOURCE, tag, a->comm, &st))) != PAPCOLL_OK)
+        if ((rc = next_ready(a->comm, tag, &q, &S)) != PAPCOLL_OK)
             break;
-        for (n = papcoll__dyn_stream_ready(c, st.MPI_SOURCE, o), i = 0; i < n && rc == PAPCOLL_OK; i++)
+        for (n = papcoll__dyn_stream_ready(c, q, o), i = 0; i < n && rc == PAPCOLL_OK; i++)
             if (o[i].dst == a->root)
                 *from = o[i].peer;
             else
@@ -377,24 +420,6 @@ int papcoll__red_dyn_participant(const papcoll__args_t *a, papcoll__dyn_policy_t
 }
 
 /* ------------------------------------------------------------ coordinator */
-
-/*
- * The next READY: its source and segment count.  A blocking receive: the
- * monitor thread sleeps in the MPI library until a READY comes (Open MPI
- * lets one waiting thread of a process drive progress and parks the others
- * on a condition variable), so the coordinator does not poll.  Polling
- * (MPI_Test with short naps) next to the root's blocked participant made
- * ranks leave received data unread for 60-250 ms in a fifth of the calls
- * on the emulated cluster (docs/reduce.md, the protocol).
- */
-static int next_ready(MPI_Comm comm, int tag, int *src, int *S)
-{
-    MPI_Status st;
-    int rc = PMPI_Recv(S, 1, MPI_INT, MPI_ANY_SOURCE, tag, comm, &st);
-
-    *src = st.MPI_SOURCE;
-    return PAPCOLL__ERR(rc);
-}
 
 void papcoll__dyn_reset(papcoll__dyn_t *c, papcoll__dyn_policy_t policy, int root)
 {

@@ -208,7 +208,7 @@ static int root_coordinate(const papcoll__args_t *a, const void *id, const int h
     papcoll__dyn_pair_t pr = {ho[1], a->root, ho[2], ho[3]}, mine = pr;
     MPI_Request rq[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL}; /* the root's receive, the next READY */
     MPI_Status st;
-    int S, i, n = 0, rc = PAPCOLL_OK, done = 0;
+    int S, i, n = 0, rc = PAPCOLL_OK;
 
     if (c == NULL)
         return PAPCOLL_ERR_STATE; /* no HANDOVER came from this plan's coordinator: cannot happen */
@@ -216,7 +216,7 @@ static int root_coordinate(const papcoll__args_t *a, const void *id, const int h
         rc = papcoll__irecv_bytes(tmp, cap, mine.snd, PAPCOLL__TAG_DATA, a->comm, &rq[0]);
     if (rc == PAPCOLL_OK && c->pairs < c->P - 1)
         rc = post_ready(a, tag, &S, &rq[1]);
-    while (rc == PAPCOLL_OK && !done) {
+    while (rc == PAPCOLL_OK) {
         if ((rc = PAPCOLL__ERR(PMPI_Waitany(2, rq, &i, &st))) != PAPCOLL_OK)
             break;
         if (i == 1) { /* a READY */
@@ -232,7 +232,7 @@ static int root_coordinate(const papcoll__args_t *a, const void *id, const int h
             return PAPCOLL_ERR_STATE; /* nothing to wait for before the last pairing: cannot happen */
         if ((rc = PAPCOLL__ERR(PMPI_Get_count(&st, MPI_BYTE, &n))) == PAPCOLL_OK)
             rc = absorb(a, id, tmp, (size_t)n, acc, mine.left);
-        if (rc != PAPCOLL_OK || (done = mine.final))
+        if (rc != PAPCOLL_OK || mine.final)
             break;
         if (papcoll__dyn_ready(c, a->root, &pr)) { /* the root is idle again */
             rc = issue(a, cap, &pr, tmp, &rq[0]);

@@ -7,6 +7,9 @@
  *   phase 0 (calls 1, 4, 5, 8): ls 1 ms, sls 2 ms, tune 1.02 ms -> best ls, tune 1.020
  *   phase 1 (calls 2, 3, 6, 7): ls 10 ms, sls 4 ms, tune 4.1 ms  -> best sls, tune 1.025
  *   totals: ls 44 ms, sls 24 ms, tune 20.48 ms -> tune / sls 0.853, goal met
+ *   per-phase oracle: ls then sls, 20 ms = 0.833 of sls, 4 ms (16.7 %) to
+ *   gain; a random fixed call costs (0 + 4 + 24 + 0) / 2 / 8 = 1.75 ms above
+ *   its phase's oracle, so the gain pays for 2.3 such calls
  *   tune's decisions: call 0 "tune: explore sls" (a warm-up), call 2
  *   "tune: exploit" -> 1 measured switch, 1 measured call exploring (call 1);
  *   plan_time 2 us on every call.
@@ -125,6 +128,12 @@ int main(void)
           "phase 1 row\n%s", out);
     check(strstr(out, "tune / fixed: ls 0.465 sls 0.853  (goal < 1 against every one: met)") != NULL,
           "totals\n%s", out);
+    check(strstr(out, "  0:ls 1:sls\n  total 0.0200 s = 0.833 of the best fixed total (sls): switching per "
+                      "phase can gain at most 16.7 % (0.004 s) over it\n") != NULL,
+          "oracle\n%s", out);
+    check(strstr(out, "costs 1.750 ms above its phase's oracle on average: that gain pays for 2.3 such calls") !=
+              NULL,
+          "exploration budget\n%s", out);
     check(strstr(out, "tune: 8 measured calls, 1 switches, 1 calls exploring, decision time (plan_time) "
                       "median 2.0 us") != NULL,
           "exploration\n%s", out);

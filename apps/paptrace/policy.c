@@ -45,6 +45,7 @@ typedef struct {
     const char *name; /* the site's name without "papbench-" */
     int policy;
     double *median; /* nphases: median run time (s), NaN without calls */
+    double *sum;    /* nphases: total run time (s) */
     long *calls;    /* nphases */
     double total;   /* s, every measured call */
 } entry_t;
@@ -227,8 +228,9 @@ static void entry_stats(entry_t *e, const phasemap_t *m, long first, long calibr
         for (n = 0, k = first; k < s->niters; k++)
             if (m->phase_of[(s->iters[k].iter - calibrate) % m->nrows] == p)
                 x[n++] = s->iters[k].runtime;
-        for (k = 0; k < n; k++)
-            e->total += x[k];
+        for (e->sum[p] = 0, k = 0; k < n; k++)
+            e->sum[p] += x[k];
+        e->total += e->sum[p];
         e->calls[p] = n;
         e->median[p] = median_sorted(x, n);
     }
@@ -318,6 +320,60 @@ static void print_totals(FILE *out, const entry_t *e, int n)
             }
         fprintf(out, "  (goal < 1 against every one: %s)\n", beats ? "met" : "MISSED");
     }
+}
+
+/* The fixed entry with the smallest total in phase p (-1: none has calls there). */
+static int phase_oracle(const entry_t *e, int n, int p)
+{
+    int a, best = -1;
+
+    for (a = 0; a < n; a++)
+        if (!e[a].policy && e[a].calls[p] > 0 && (best < 0 || e[a].sum[p] < e[best].sum[p]))
+            best = a;
+    return best;
+}
+
+/*
+ * What the whole-run goal leaves a policy: the total of the per-phase
+ * oracle (in every phase, the fixed entry with the smallest phase total,
+ * switched at the phase's first call, nothing explored) against the best
+ * fixed total, and what one call of a fixed entry picked at random costs
+ * above its phase's oracle on average, i.e. what a call of an exploration
+ * costs: the gain pays for gain / cost such calls.
+ */
+static void print_oracle(FILE *out, const entry_t *e, int n, const phasemap_t *m)
+{
+    int a, p, o, bt = best_total(e, n), nfixed = 0;
+    double total = 0, excess = 0, gain;
+    long calls = 0;
+
+    for (a = 0; a < n; a++)
+        nfixed += !e[a].policy;
+    if (bt < 0 || nfixed == 0)
+        return;
+    fprintf(out, "\nper-phase oracle: in each phase the fixed algorithm with the smallest phase total, "
+                 "switched at the phase's first call, nothing explored\n ");
+    for (p = 0; p < m->nphases; p++) {
+        if ((o = phase_oracle(e, n, p)) < 0)
+            continue;
+        fprintf(out, " %d:%s", p, e[o].name);
+        total += e[o].sum[p];
+        calls += e[o].calls[p];
+        for (a = 0; a < n; a++)
+            if (!e[a].policy)
+                excess += (e[a].sum[p] - e[o].sum[p]) / nfixed;
+    }
+    gain = e[bt].total - total;
+    fprintf(out,
+            "\n  total %.4f s = %.3f of the best fixed total (%s): switching per phase can gain at most "
+            "%.1f %% (%.3f s) over it\n",
+            total, total / e[bt].total, e[bt].name, 100 * gain / e[bt].total, gain);
+    if (calls > 0 && excess > 0)
+        fprintf(out,
+                "  a call of a fixed algorithm picked at random costs %.3f ms above its phase's oracle on "
+                "average: that gain pays for %.1f such calls (an exploration of C candidates costs about "
+                "C - 1)\n",
+                1e3 * excess / calls, gain / (excess / calls));
 }
 
 /* Switches, calls under an exploring decision, and the median plan time of a policy's measured calls. */
@@ -459,9 +515,10 @@ static int build_entries(const paptrace_file_t *f, const phasemap_t *m, long fir
                          s->name + 9,
                          is_policy(s->name + 9),
                          calloc((size_t)m->nphases, sizeof(double)),
+                         calloc((size_t)m->nphases, sizeof(double)),
                          calloc((size_t)m->nphases, sizeof(long)),
                          0};
-        if (e[k].median == NULL || e[k].calls == NULL) {
+        if (e[k].median == NULL || e[k].sum == NULL || e[k].calls == NULL) {
             *out = e;
             *n = k + 1;
             return -1;
@@ -479,6 +536,7 @@ static void entries_free(entry_t *e, int n)
 
     for (a = 0; a < n && e != NULL; a++) {
         free(e[a].median);
+        free(e[a].sum);
         free(e[a].calls);
     }
     free(e);
@@ -525,6 +583,7 @@ int pt_cmd_policy(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char 
         calibrate, warmup, o->pat, pf.nrows, m.nphases);
     print_phases(out, e, n, &m);
     print_totals(out, e, n);
+    print_oracle(out, e, n, &m);
     print_intervals(out, e, n, &m, &boot);
     fprintf(
         out,

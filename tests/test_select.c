@@ -298,6 +298,37 @@ static void test_tune(void)
         papcoll__tune_observe(&t, 6, 2.5, 0.1);
     check(t.phase == PAPCOLL__TUNE_EXPLOIT && papcoll__tune_next(&t) == 9, "greedy: exploits 9 now, got %d",
           papcoll__tune_next(&t));
+    for (i = 0; i < 12; i++)
+        papcoll__tune_observe(&t, 9, 2.0, 0.1);
+    for (i = 0; i < 20; i++) /* calls of another class (NaN spread): samples, but no change point */
+        papcoll__tune_observe(&t, 9, 2.0, NAN);
+    check(t.phase == PAPCOLL__TUNE_EXPLOIT && t.explorations == 3, "NaN spreads feed no detector");
+    for (i = 0; i < 5 && t.phase == PAPCOLL__TUNE_EXPLOIT; i++)
+        papcoll__tune_observe(&t, 9, 2.0, 6.0);
+    check(t.phase == PAPCOLL__TUNE_EXPLORE && t.explorations == 4, "the detector still alarms after them");
+}
+
+/* The observed call's class against the regime it was decided in: with
+ * t_model 40 ms and ratio 0.25, a spread (less the noise) from 10 ms on
+ * is imbalanced. */
+static void test_regime_agrees(void)
+{
+    papcoll__pin_t in = pin(8, 1 << 20, 0, 1);
+
+    in.last_spread = 0.05;
+    check(!papcoll__regime_agrees(&in, 0.04, 0.25, PAPCOLL__REGIME_BALANCED) &&
+              papcoll__regime_agrees(&in, 0.04, 0.25, PAPCOLL__REGIME_ROOT_EARLY) &&
+              papcoll__regime_agrees(&in, 0.04, 0.25, PAPCOLL__REGIME_ROOT_LATE),
+          "a 50 ms spread is imbalanced");
+    in.noise = 0.045;
+    check(papcoll__regime_agrees(&in, 0.04, 0.25, PAPCOLL__REGIME_BALANCED), "within the noise: balanced");
+    in.noise = 0;
+    in.last_spread = 0.002;
+    check(papcoll__regime_agrees(&in, 0.04, 0.25, PAPCOLL__REGIME_BALANCED) &&
+              !papcoll__regime_agrees(&in, 0.04, 0.25, PAPCOLL__REGIME_ROOT_EARLY),
+          "a 2 ms spread is balanced");
+    in.last_spread = NAN;
+    check(papcoll__regime_agrees(&in, 0.04, 0.25, PAPCOLL__REGIME_BALANCED), "nothing observed: balanced");
 }
 
 static void test_policy_text(void)
@@ -332,6 +363,7 @@ int main(void)
     test_auto_port();
     test_regime();
     test_tune();
+    test_regime_agrees();
     test_policy_text();
     return unit_summary();
 }

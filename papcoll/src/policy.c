@@ -518,6 +518,14 @@ int papcoll__regime(const papcoll__pin_t *in, double t_model, double ratio)
     return in->pred[in->root] - lo >= in->spread / 2 ? PAPCOLL__REGIME_ROOT_LATE : PAPCOLL__REGIME_ROOT_EARLY;
 }
 
+int papcoll__regime_agrees(const papcoll__pin_t *in, double t_model, double ratio, int r)
+{
+    double imb = fmax(0, in->last_spread - (in->noise > 0 ? in->noise : 0));
+    int balanced = isnan(in->last_spread) || !(t_model > 0) || imb < ratio * t_model;
+
+    return balanced == (r == PAPCOLL__REGIME_BALANCED);
+}
+
 void papcoll__tune_init(papcoll__tune_t *t, const papcoll__tune_cfg_t *cfg, const int *cand, int nc)
 {
     memset(t, 0, sizeof(*t));
@@ -596,7 +604,7 @@ void papcoll__tune_observe(papcoll__tune_t *t, int algo, double runtime, double 
     }
     t->since++;
     t->best = tune_best(t, &m); /* the exploited one's window moves: another may now be better */
-    if (t->ref > 0 && papcoll__ph_add(&t->ph, spread / t->ref))
+    if (t->ref > 0 && !isnan(spread) && papcoll__ph_add(&t->ph, spread / t->ref))
         tune_explore(t, 2);
     else if (t->cfg.period > 0 && t->since >= t->cfg.period)
         tune_explore(t, 1);

@@ -142,10 +142,15 @@ typedef struct {
 #define PAPCOLL__REGIME_RATIO 0.25 /* tune's ratio: auto's default */
 enum { PAPCOLL__REGIME_BALANCED, PAPCOLL__REGIME_ROOT_EARLY, PAPCOLL__REGIME_ROOT_LATE, PAPCOLL__REGIMES };
 int papcoll__regime(const papcoll__pin_t *in, double t_model, double ratio);
+/* 1 when the observed call's own spread (less the noise) puts it in the
+ * class of regime r, balanced or imbalanced; 0 when not, e.g. the first
+ * calls of a phase, decided on a prediction that still shows the phase
+ * before.  Such a call still counts as a sample, but feeds no detector. */
+int papcoll__regime_agrees(const papcoll__pin_t *in, double t_model, double ratio, int r);
 /* Candidates: the eligible algorithms of op in algos.def order. */
 void papcoll__tune_init(papcoll__tune_t *t, const papcoll__tune_cfg_t *cfg, const int *cand, int nc);
 /* The observation of the previous call (its algorithm, run time, arrival
- * spread), from exchanged data. */
+ * spread; NaN: the change-point detector skips it), from exchanged data. */
 void papcoll__tune_observe(papcoll__tune_t *t, int algo, double runtime, double spread);
 /* The algorithm of the next call (an index of cand's values). */
 int papcoll__tune_next(const papcoll__tune_t *t);

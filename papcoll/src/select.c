@@ -210,13 +210,17 @@ static int choose_tune(papcoll__policy_t *p, papcoll_op_t op, const papcoll__pin
                                       "change point, re-exploration"};
     papcoll__tune_t *t;
     int algo, k, base, r, seen;
+    double t_model;
 
     if (!p->tune_ready)
         tune_start(p, op, e);
+    t_model = papcoll__model_time(op, in, eligible, e, &base);
     seen = p->ndec >= in->lag && in->lag > 0 ? p->regime_hist[(p->ndec - in->lag) & 3] : -1;
     if (seen >= 0 && in->last_algo >= 0) /* the observed call ran under this policy, in regime seen */
-        papcoll__tune_observe(&p->tune[seen], in->last_algo, in->last_runtime, in->last_spread);
-    r = papcoll__regime(in, papcoll__model_time(op, in, eligible, e, &base), PAPCOLL__REGIME_RATIO);
+        papcoll__tune_observe(
+            &p->tune[seen], in->last_algo, in->last_runtime,
+            papcoll__regime_agrees(in, t_model, PAPCOLL__REGIME_RATIO, seen) ? in->last_spread : NAN);
+    r = papcoll__regime(in, t_model, PAPCOLL__REGIME_RATIO);
     p->regime_hist[p->ndec++ & 3] = r;
     t = &p->tune[r];
     algo = papcoll__tune_next(t);

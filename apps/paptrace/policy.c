@@ -241,26 +241,34 @@ static int is_policy(const char *name)
     return strcmp(name, "auto") == 0 || strcmp(name, "tune") == 0 || strchr(name, ':') != NULL;
 }
 
-/* Best fixed entry of phase p (-1: none has calls there). */
-static int best_fixed(const entry_t *e, int n, int p)
+/* What entries are ranked by: phase p's median (by_sum 0) or total (1); p < 0: the whole run's total. */
+static double rank_key(const entry_t *e, int p, int by_sum)
+{
+    return p < 0 ? e->total : by_sum ? e->sum[p] : e->median[p];
+}
+
+/* The fixed entry with the smallest rank_key (-1: none, or none has calls in phase p). */
+static int best_fixed_by(const entry_t *e, int n, int p, int by_sum)
 {
     int a, best = -1;
 
     for (a = 0; a < n; a++)
-        if (!e[a].policy && !isnan(e[a].median[p]) && (best < 0 || e[a].median[p] < e[best].median[p]))
+        if (!e[a].policy && (p < 0 || e[a].calls[p] > 0) &&
+            (best < 0 || rank_key(&e[a], p, by_sum) < rank_key(&e[best], p, by_sum)))
             best = a;
     return best;
+}
+
+/* Best fixed entry of phase p by its median (-1: none has calls there). */
+static int best_fixed(const entry_t *e, int n, int p)
+{
+    return best_fixed_by(e, n, p, 0);
 }
 
 /* Fixed entry with the smallest total (-1: none). */
 static int best_total(const entry_t *e, int n)
 {
-    int b, best = -1;
-
-    for (b = 0; b < n; b++)
-        if (!e[b].policy && (best < 0 || e[b].total < e[best].total))
-            best = b;
-    return best;
+    return best_fixed_by(e, n, -1, 1);
 }
 
 /* Column width of entry e: its name, at least 9. */
@@ -322,17 +330,6 @@ static void print_totals(FILE *out, const entry_t *e, int n)
     }
 }
 
-/* The fixed entry with the smallest total in phase p (-1: none has calls there). */
-static int phase_oracle(const entry_t *e, int n, int p)
-{
-    int a, best = -1;
-
-    for (a = 0; a < n; a++)
-        if (!e[a].policy && e[a].calls[p] > 0 && (best < 0 || e[a].sum[p] < e[best].sum[p]))
-            best = a;
-    return best;
-}
-
 /*
  * What the whole-run goal leaves a policy: the total of the per-phase
  * oracle (in every phase, the fixed entry with the smallest phase total,
@@ -354,7 +351,7 @@ static void print_oracle(FILE *out, const entry_t *e, int n, const phasemap_t *m
     fprintf(out, "\nper-phase oracle: in each phase the fixed algorithm with the smallest phase total, "
                  "switched at the phase's first call, nothing explored\n ");
     for (p = 0; p < m->nphases; p++) {
-        if ((o = phase_oracle(e, n, p)) < 0)
+        if ((o = best_fixed_by(e, n, p, 1)) < 0)
             continue;
         fprintf(out, " %d:%s", p, e[o].name);
         total += e[o].sum[p];

@@ -86,9 +86,15 @@ static double cost_reduce(papcoll_op_t op, int algo, const papcoll__pin_t *in)
     return NAN;
 }
 
+/* A spread less the predictor's noise, at least 0 (NaN: no spread). */
+static double less_noise(double spread, double noise)
+{
+    return isnan(spread) ? NAN : fmax(0, spread - (noise > 0 ? noise : 0));
+}
+
 double papcoll__imbalance(const papcoll__pin_t *in)
 {
-    return isnan(in->spread) ? NAN : fmax(0, in->spread - (in->noise > 0 ? in->noise : 0));
+    return less_noise(in->spread, in->noise);
 }
 
 double papcoll__cost(papcoll_op_t op, int algo, const papcoll__pin_t *in)
@@ -504,11 +510,17 @@ static void tune_explore(papcoll__tune_t *t, int why)
     papcoll__ph_reset(&t->ph);
 }
 
+/* An imbalance that counts as balanced: below ratio times t_model, or unknown. */
+static int below(double imb, double t_model, double ratio)
+{
+    return isnan(imb) || !(t_model > 0) || imb < ratio * t_model;
+}
+
 int papcoll__regime(const papcoll__pin_t *in, double t_model, double ratio)
 {
-    double lo, imb = papcoll__imbalance(in);
+    double lo;
 
-    if (in->pred == NULL || isnan(imb) || !(t_model > 0) || imb < ratio * t_model)
+    if (in->pred == NULL || below(papcoll__imbalance(in), t_model, ratio))
         return PAPCOLL__REGIME_BALANCED;
     if (in->root < 0 || in->root >= in->P)
         return PAPCOLL__REGIME_ROOT_EARLY;
@@ -520,10 +532,7 @@ int papcoll__regime(const papcoll__pin_t *in, double t_model, double ratio)
 
 int papcoll__regime_agrees(const papcoll__pin_t *in, double t_model, double ratio, int r)
 {
-    double imb = fmax(0, in->last_spread - (in->noise > 0 ? in->noise : 0));
-    int balanced = isnan(in->last_spread) || !(t_model > 0) || imb < ratio * t_model;
-
-    return balanced == (r == PAPCOLL__REGIME_BALANCED);
+    return below(less_noise(in->last_spread, in->noise), t_model, ratio) == (r == PAPCOLL__REGIME_BALANCED);
 }
 
 void papcoll__tune_init(papcoll__tune_t *t, const papcoll__tune_cfg_t *cfg, const int *cand, int nc)

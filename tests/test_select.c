@@ -159,6 +159,40 @@ static void test_auto(void)
           papcoll_algo_name(R, o.algo));
 }
 
+/* Allreduce: recursive doubling for small vectors, Rabenseifner for large
+ * ones, sorted_ring under a large predicted imbalance where its pipeline
+ * after the latest rank is shorter than the base. */
+static void test_auto_allreduce(void)
+{
+    papcoll__auto_cfg_t cfg = {0.25};
+    papcoll__auto_out_t o;
+    papcoll_op_t AR = PAPCOLL_OP_ALLREDUCE;
+    papcoll__pin_t in = pin(8, 64, 0, 1);
+
+    papcoll__auto_choose(AR, &in, &cfg, all_ok, NULL, &o);
+    check(o.algo == A(AR, "recdoubling") && fabs(o.t_base - 3 * (50e-6 + 64 * 9e-9)) < 1e-12,
+          "allreduce 64 B: recdoubling at 3 (a + m (b + g)), got %s %g", papcoll_algo_name(AR, o.algo), o.t_base);
+    in.spread = 0.05;
+    papcoll__auto_choose(AR, &in, &cfg, all_ok, NULL, &o);
+    check(o.algo == A(AR, "recdoubling") && o.gain < 0,
+          "allreduce 64 B, 50 ms spread: sorted_ring's 8 hops after the latest lose, got %s gain %g",
+          papcoll_algo_name(AR, o.algo), o.gain);
+    in = pin(8, 1 << 20, 0, 1);
+    papcoll__auto_choose(AR, &in, &cfg, all_ok, NULL, &o);
+    check(o.algo == A(AR, "rabenseifner"), "allreduce 1 MiB balanced: rabenseifner, got %s",
+          papcoll_algo_name(AR, o.algo));
+    in.spread = 0.05;
+    papcoll__auto_choose(AR, &in, &cfg, all_ok, NULL, &o);
+    /* N = 16: the base 50 ms + t_base against 50 ms + (16 + 8 - 1)(a + 64 KiB (b + g)) */
+    check(o.algo == A(AR, "sorted_ring") &&
+              fabs(o.gain - (o.t_base - 23 * (50e-6 + 65536 * 9e-9))) < 1e-12,
+          "allreduce 1 MiB, 50 ms spread: sorted_ring, got %s gain %g", papcoll_algo_name(AR, o.algo), o.gain);
+    in.commutative = 0;
+    papcoll__auto_choose(AR, &in, &cfg, all_ok, NULL, &o);
+    check(o.algo == A(AR, "rabenseifner"), "allreduce 1 MiB, not commutative: rabenseifner, got %s",
+          papcoll_algo_name(AR, o.algo));
+}
+
 /* Gather under a predicted PAT: the root's port as a queue. */
 static void test_auto_port(void)
 {
@@ -359,6 +393,7 @@ int main(void)
     test_rules_errors();
     test_rules_match();
     test_auto();
+    test_auto_allreduce();
     test_ph();
     test_auto_port();
     test_regime();

@@ -30,13 +30,19 @@ static double log2c(int P)
     return P > 1 ? ceil(log2((double)P)) : 0;
 }
 
-/* A pipeline of `stages` stages of cost per segment: (stages + N - 1) (a + s b). */
-static double pipeline(double stages, double m, const papcoll__pin_t *in, double per_byte, double fan)
+/* Segments of m bytes: N = ceil(m / seg), at least 1. */
+static double segments(double m, const papcoll__pin_t *in)
 {
     double N = in->seg > 0 ? ceil(m / in->seg) : 1;
 
-    if (N < 1)
-        N = 1;
+    return N < 1 ? 1 : N;
+}
+
+/* A pipeline of `stages` stages of cost per segment: (stages + N - 1) (a + s b). */
+static double pipeline(double stages, double m, const papcoll__pin_t *in, double per_byte, double fan)
+{
+    double N = segments(m, in);
+
     return (stages + N - 1) * fan * (in->alpha + m / N * per_byte);
 }
 
@@ -72,7 +78,7 @@ static double cost_reduce(papcoll_op_t op, int algo, const papcoll__pin_t *in)
 {
     double P = in->P, m = in->bytes, L = log2c(in->P), a = in->alpha, b = in->beta, g = in->gamma;
 
-    if (is(op, algo, "binomial") || is(op, algo, "fibonacci") || is(op, algo, "recursive_doubling"))
+    if (is(op, algo, "binomial") || is(op, algo, "fibonacci") || is(op, algo, "recdoubling"))
         return L * (a + m * (b + g));
     if (is(op, algo, "pipelined") || is(op, algo, "inorder"))
         return pipeline(floor(log2(P > 1 ? P : 1)), m, in, b + g, 2);
@@ -156,6 +162,8 @@ int papcoll__sorted_of(papcoll_op_t op, int base, int commutative, int bg)
 
     if (op == PAPCOLL_OP_REDUCE)
         return papcoll_algo_find(op, commutative ? (bg ? "treedyn" : "clairvoyant") : "noncommut_treedyn");
+    if (op == PAPCOLL_OP_ALLREDUCE) /* no ORDERED allreduce plans from the prediction */
+        return commutative ? papcoll_algo_find(op, "sorted_ring") : -1;
     r = sorted_row(op, base);
     return r < 0 ? -1 : papcoll_algo_find(op, bg ? sorted_tab[r].bg : sorted_tab[r].fg);
 }
@@ -230,7 +238,10 @@ static double port_queue(const papcoll__pin_t *in, double start, int ordered, do
  * the root's port (port_queue), a background part (bsls) starting before
  * the root arrives.  Otherwise: a late rank holds a base tree back for the
  * whole collective, imbalance + t_base; in the sorted variant it is a leaf,
- * one message after its arrival. */
+ * one message after its arrival.  In sorted_ring it finds the others'
+ * vector pre-reduced, and after it arrives N segments pass it and the P - 1
+ * hops of the result ring, (N + P - 1)(alpha + n/N (beta + gamma)), no
+ * earlier than the ring's balanced (2N + P - 2) such steps. */
 static int pat_times(papcoll_op_t op, int base, int s, const papcoll__pin_t *in, double t_base, double *tb,
                      double *ts)
 {
@@ -246,7 +257,11 @@ static int pat_times(papcoll_op_t op, int base, int s, const papcoll__pin_t *in,
         return 1;
     }
     *tb = imb + t_base;
-    *ts = fmax(t_base, imb + leaf);
+    if (is(op, s, "sorted_ring"))
+        *ts = fmax(pipeline(segments(in->bytes, in) + in->P - 1, in->bytes, in, in->beta + in->gamma, 1),
+                   imb + pipeline(in->P, in->bytes, in, in->beta + in->gamma, 1));
+    else
+        *ts = fmax(t_base, imb + leaf);
     return 0;
 }
 

@@ -3,7 +3,7 @@
  * arrivals, ranks that skip their edges at random, and a late-rank regime
  * in the middle of the run, every rank runs the same algorithm at every
  * call of auto, tune and rules:FILE sites, with and without monitor
- * threads, for gather and bcast; the results are correct; the policies
+ * threads, for gather, bcast and allreduce; the results are correct; the policies
  * actually switch.  With PAPCOLL_CHECK=1 the library also checks each
  * call.  tests/policy.sh runs it, and runs it again with the test-only
  * mutant PAPCOLL_TEST_POLICY_LOCAL (policies read a local value), which it
@@ -56,12 +56,18 @@ static int one_call(papcoll_site_t *s, papcoll_op_t op, int it, int *buf)
         rc = papcoll_gather(s, buf, n, MPI_INT, buf + n, n, MPI_INT, 0);
         for (i = 0; rc == 0 && g_rank == 0 && i < P * n; i++)
             bad |= buf[n + i] != (i / n) * 1000 + it + i % n;
-    } else {
+    } else if (op == PAPCOLL_OP_BCAST) {
         for (i = 0; i < n; i++)
             buf[i] = g_rank == 1 % P ? it * 7 + i : -1;
         rc = papcoll_bcast(s, buf, n, MPI_INT, 1 % P);
         for (i = 0; rc == 0 && i < n; i++)
             bad |= buf[i] != it * 7 + i;
+    } else {
+        for (i = 0; i < n; i++)
+            buf[i] = 3 * g_rank + it + i;
+        rc = papcoll_allreduce(s, buf, buf + n, n, MPI_INT, MPI_SUM);
+        for (i = 0; rc == 0 && i < n; i++)
+            bad |= buf[n + i] != 3 * P * (P - 1) / 2 + P * (it + i);
     }
     return rc ? rc : bad ? -1000 : 0;
 }
@@ -76,8 +82,13 @@ static void run_site(const char *policy, papcoll_op_t op, int no_monitor, int it
     unsigned seed = 12345u + 977u * (unsigned)g_rank;
     int it, rc, mm[2], v[2], switches = 0, last = -1;
 
-    if (buf == NULL || papcoll_init(MPI_COMM_WORLD, &o, &ctx) != 0 ||
-        (rc = papcoll_site_create(ctx, "p", op, policy, &s)) != 0) {
+    /* allreduce: 16-byte segments, so that sorted_ring's pipeline after
+     * the late rank is short enough for auto to choose it (docs/policies.md) */
+    if (op == PAPCOLL_OP_ALLREDUCE)
+        setenv("PAPCOLL_SEGMENT_BYTES", "16", 1);
+    rc = buf == NULL ? -1 : papcoll_init(MPI_COMM_WORLD, &o, &ctx);
+    unsetenv("PAPCOLL_SEGMENT_BYTES");
+    if (rc != 0 || (rc = papcoll_site_create(ctx, "p", op, policy, &s)) != 0) {
         fail("setup failed", policy, -1);
         exit(1);
     }
@@ -157,7 +168,7 @@ int main(int argc, char **argv)
     int provided, iters = 30, total[2], mine[2], m;
     char rules[1024];
     const char *pol[3] = {"auto", "tune:1,20", rules};
-    papcoll_op_t ops[2] = {PAPCOLL_OP_GATHER, PAPCOLL_OP_BCAST};
+    papcoll_op_t ops[3] = {PAPCOLL_OP_GATHER, PAPCOLL_OP_BCAST, PAPCOLL_OP_ALLREDUCE};
 
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
@@ -175,7 +186,7 @@ int main(int argc, char **argv)
         partial_rules(argv[1]);
     for (m = 0; m < 2; m++)
         for (int p = 0; p < 3; p++)
-            for (int k = 0; k < 2; k++)
+            for (int k = 0; k < 3; k++)
                 if (m == 0 || k == 0) /* without monitor threads: gather only */
                     run_site(pol[p], ops[k], m, iters);
     mine[0] = g_failed;

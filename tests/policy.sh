@@ -18,6 +18,9 @@ gather  *  *      *       ls
 bcast   *  *      0-0.5   binomial
 bcast   *  *      0.5-    bsorted
 bcast   *  *      *       chain
+allreduce * *     0-0.5   rabenseifner
+allreduce * *     0.5-    sorted_ring
+allreduce * *     *       recdoubling
 RULES
 export PAPCOLL_CHECK=1 PAPCOLL_MODEL_ALPHA=20e-6 PAPCOLL_MODEL_BETA=1e-5 PAPCOLL_MODEL_GAMMA=1e-9
 rc=0

@@ -13,10 +13,16 @@
  *   XCHG 2: MPI_Iallgather, then MPI_Test with nanosleep 2 us doubling to
  *           CAP ns between tests (CAP 200000: as p2p.c's background waits);
  *   XCHG 3: MPI_Iallgather, then MPI_Test with sched_yield between tests.
+ * MAIN (added 2026-11-28; 0 is the original) is how the main thread waits
+ * for its two exchanges:
+ *   MAIN 0: MPI_Sendrecv;
+ *   MAIN 1: MPI_Irecv + MPI_Isend, then MPI_Testall with XCHG 2's sleeps;
+ *   MAIN 2: MPI_Irecv + MPI_Isend, then MPI_Waitall;
+ *   MAIN 3: MPI_Irecv + MPI_Isend, then MPI_Testall with sched_yield.
  * Prints how many Sendrecv pairs took over 30 ms and the longest.
  *
  *   mpicc -O2 -o stall stall.c -lpthread
- *   jobs/emucluster run -- ./stall STEPS XCHG [CAP]
+ *   jobs/emucluster run -- ./stall STEPS XCHG [CAP [MAIN]]
  */
 #include <mpi.h>
 #include <pthread.h>
@@ -26,27 +32,23 @@
 #include <time.h>
 
 static MPI_Comm ex;
-static int steps, xchg, go = -1, done = -1;
+static int steps, xchg, mainmode, go = -1, done = -1;
 static long cap = 200000;
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
 
-static void allgather(double *in, double *out)
+/* Tests the n requests until they are done, between tests sleeping 2 us
+ * doubling to cap ns (yield 0) or yielding the CPU (yield 1). */
+static void poll_wait(int n, MPI_Request *q, int yield)
 {
-    MPI_Request q;
     long ns = 2000;
     int flag = 0;
 
-    if (xchg == 1) {
-        MPI_Allgather(in, 8, MPI_DOUBLE, out, 8, MPI_DOUBLE, ex);
-        return;
-    }
-    MPI_Iallgather(in, 8, MPI_DOUBLE, out, 8, MPI_DOUBLE, ex, &q);
     for (;;) {
-        MPI_Test(&q, &flag, MPI_STATUS_IGNORE);
+        MPI_Testall(n, q, &flag, MPI_STATUSES_IGNORE);
         if (flag)
             return;
-        if (xchg == 3) {
+        if (yield) {
             sched_yield();
         } else {
             struct timespec ts = {0, ns};
@@ -54,6 +56,35 @@ static void allgather(double *in, double *out)
             ns = ns < cap ? 2 * ns : cap;
         }
     }
+}
+
+static void allgather(double *in, double *out)
+{
+    MPI_Request q;
+
+    if (xchg == 1) {
+        MPI_Allgather(in, 8, MPI_DOUBLE, out, 8, MPI_DOUBLE, ex);
+        return;
+    }
+    MPI_Iallgather(in, 8, MPI_DOUBLE, out, 8, MPI_DOUBLE, ex, &q);
+    poll_wait(1, &q, xchg == 3);
+}
+
+/* The main thread's exchange: send to dst, receive from src, as MAIN says. */
+static void exchange(char *sb, char *rb, int n, int dst, int src, int tag)
+{
+    MPI_Request q[2];
+
+    if (mainmode == 0) {
+        MPI_Sendrecv(sb, n, MPI_BYTE, dst, tag, rb, n, MPI_BYTE, src, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        return;
+    }
+    MPI_Irecv(rb, n, MPI_BYTE, src, tag, MPI_COMM_WORLD, &q[0]);
+    MPI_Isend(sb, n, MPI_BYTE, dst, tag, MPI_COMM_WORLD, &q[1]);
+    if (mainmode == 2)
+        MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
+    else
+        poll_wait(2, q, mainmode == 3);
 }
 
 static void *exchanger(void *arg)
@@ -97,6 +128,7 @@ int main(int argc, char **argv)
     steps = argc > 1 ? atoi(argv[1]) : 300;
     xchg = argc > 2 ? atoi(argv[2]) : 2;
     cap = argc > 3 ? atol(argv[3]) : 200000;
+    mainmode = argc > 4 ? atoi(argv[4]) : 0;
     MPI_Comm_dup(MPI_COMM_WORLD, &ex);
     out = malloc(8 * sizeof(double) * (size_t)P);
     if (xchg)
@@ -111,8 +143,8 @@ int main(int argc, char **argv)
         pthread_cond_broadcast(&cv);
         pthread_mutex_unlock(&mu);
         t = MPI_Wtime();
-        MPI_Sendrecv(sb, sizeof sb, MPI_BYTE, R, 1, rb, sizeof rb, MPI_BYTE, L, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        MPI_Sendrecv(sb, sizeof sb, MPI_BYTE, L, 2, rb, sizeof rb, MPI_BYTE, R, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        exchange(sb, rb, sizeof sb, R, L, 1);
+        exchange(sb, rb, sizeof sb, L, R, 2);
         t = MPI_Wtime() - t;
         slow += t > 0.03;
         worst = t > worst ? t : worst;
@@ -128,7 +160,8 @@ int main(int argc, char **argv)
     MPI_Reduce(&slow, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
     MPI_Reduce(&worst, &w, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     if (me == 0)
-        printf("xchg %d: %d of %d Sendrecv pairs over 30 ms, longest %.1f ms\n", xchg, total, steps * P, w * 1e3);
+        printf("main %d xchg %d: %d of %d Sendrecv pairs over 30 ms, longest %.1f ms\n", mainmode, xchg, total,
+               steps * P, w * 1e3);
     free(out);
     MPI_Comm_free(&ex);
     MPI_Finalize();

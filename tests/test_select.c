@@ -111,12 +111,10 @@ static void test_auto(void)
     check(fabs(o.t_base - (50e-6 + 7 * 1048576 * 8e-9)) < 1e-12, "gather lin cost %g", o.t_base);
     in.spread = 0.2 * o.t_base;
     papcoll__auto_choose(G, &in, &cfg, all_ok, NULL, &o);
-    check(o.algo == o.base && o.sorted == 0, "ratio 0.2 < 0.25: base after weighing, got %d sorted %d", o.algo,
-          o.sorted);
+    check(o.algo == o.base, "ratio 0.2 < 0.25: base, got %d", o.algo);
     in.spread = 0.05;
     papcoll__auto_choose(G, &in, &cfg, all_ok, NULL, &o);
-    check(o.algo == A(G, "bsls") && o.gain > 0 && o.sorted == 1, "50 ms spread: bsls, got %d gain %g sorted %d",
-          o.algo, o.gain, o.sorted);
+    check(o.algo == A(G, "bsls") && o.gain > 0, "50 ms spread: bsls, got %d gain %g", o.algo, o.gain);
     papcoll__auto_choose(G, &in, &cfg, no_bg, NULL, &o);
     check(o.algo == A(G, "sls"), "no background part: sls, got %d", o.algo);
     in = pin(8, 64, 0, 1);
@@ -137,8 +135,7 @@ static void test_auto(void)
           papcoll_algo_name(B, o.algo), o.ratio);
     in = pin(8, 1 << 20, 0, 1);
     papcoll__auto_choose(B, &in, &cfg, all_ok, NULL, &o);
-    check(o.base == A(B, "chain") && o.algo == A(B, "bchain") && strstr(o.why, "background form") != NULL &&
-              o.sorted == -1,
+    check(o.base == A(B, "chain") && o.algo == A(B, "bchain") && strstr(o.why, "background form") != NULL,
           "bcast 1 MiB balanced, monitor: the chain's background form, got %s/%s",
           papcoll_algo_name(B, o.base), papcoll_algo_name(B, o.algo));
     in.has_monitor = 0;
@@ -154,7 +151,7 @@ static void test_auto(void)
           papcoll_algo_name(R, o.algo));
     in.spread = 0.05;
     papcoll__auto_choose(R, &in, &cfg, all_ok, NULL, &o);
-    check(o.algo == A(R, "clairvoyant") && isnan(o.gain) && o.sorted == -1,
+    check(o.algo == A(R, "clairvoyant") && isnan(o.gain),
           "reduce 1 MiB, 50 ms spread: clairvoyant stays, got %s", papcoll_algo_name(R, o.algo));
     in = pin(8, 64, 0, 1);
     papcoll__auto_choose(R, &in, &cfg, all_ok, NULL, &o);
@@ -245,36 +242,22 @@ static void test_regime(void)
     papcoll__pin_t in = pin(8, 1 << 20, 0, 1);
     double pr[8] = {0};
 
-    /* Nothing weighed by auto (-1): the predicted imbalance draws the line. */
-    check(papcoll__regime(&in, 0.06, 0.25, -1) == PAPCOLL__REGIME_BALANCED, "no prediction: balanced");
+    check(papcoll__regime(&in, 0.06, 0.25) == PAPCOLL__REGIME_BALANCED, "no prediction: balanced");
     in.pred = pr;
     in.root = 0;
-    check(papcoll__regime(&in, 0.06, 0.25, -1) == PAPCOLL__REGIME_BALANCED, "zero spread: balanced");
+    check(papcoll__regime(&in, 0.06, 0.25) == PAPCOLL__REGIME_BALANCED, "zero spread: balanced");
     pr[3] = in.spread = 0.01;
-    check(papcoll__regime(&in, 0.06, 0.25, -1) == PAPCOLL__REGIME_BALANCED, "ratio 0.17: balanced");
+    check(papcoll__regime(&in, 0.06, 0.25) == PAPCOLL__REGIME_BALANCED, "ratio 0.17: balanced");
     pr[3] = in.spread = 0.05;
     in.noise = 0.04;
-    check(papcoll__regime(&in, 0.06, 0.25, -1) == PAPCOLL__REGIME_BALANCED, "spread within the noise: balanced");
+    check(papcoll__regime(&in, 0.06, 0.25) == PAPCOLL__REGIME_BALANCED, "spread within the noise: balanced");
     in.noise = 0;
-    check(papcoll__regime(&in, 0.06, 0.25, -1) == PAPCOLL__REGIME_ROOT_EARLY, "late non-root: root early");
+    check(papcoll__regime(&in, 0.06, 0.25) == PAPCOLL__REGIME_ROOT_EARLY, "late non-root: root early");
     pr[0] = 0.03;
-    check(papcoll__regime(&in, 0.06, 0.25, -1) == PAPCOLL__REGIME_ROOT_LATE, "root in the late half: root late");
-    check(papcoll__regime(&in, NAN, 0.25, -1) == PAPCOLL__REGIME_BALANCED, "no model: balanced");
-    /* auto's verdict draws it where auto weighed base and counterpart. */
-    check(papcoll__regime(&in, 0.06, 0.25, 0) == PAPCOLL__REGIME_BALANCED, "auto keeps the base: balanced");
-    check(papcoll__regime(&in, 0.06, 0.25, 1) == PAPCOLL__REGIME_ROOT_LATE, "counterpart, root late: root late");
-    pr[0] = 0.02;
-    check(papcoll__regime(&in, 0.06, 0.25, 1) == PAPCOLL__REGIME_ROOT_EARLY,
-          "counterpart, root at 0.4 of the spread: root early");
-    pr[0] = 0.05;
-    pr[3] = 0;
-    in.noise = 0.04;
-    check(papcoll__regime(&in, 0.06, 0.25, 1) == PAPCOLL__REGIME_ROOT_EARLY,
-          "counterpart, the root's lateness within the noise (the port model's lag rule): root early");
-    in.noise = 0;
+    check(papcoll__regime(&in, 0.06, 0.25) == PAPCOLL__REGIME_ROOT_LATE, "root in the late half: root late");
     in.root = -1;
-    check(papcoll__regime(&in, 0.06, 0.25, 1) == PAPCOLL__REGIME_ROOT_EARLY, "counterpart, no root: root early");
-    check(papcoll__regime(&in, 0.06, 0.25, -1) == PAPCOLL__REGIME_ROOT_EARLY, "no root: imbalanced, root early");
+    check(papcoll__regime(&in, 0.06, 0.25) == PAPCOLL__REGIME_ROOT_EARLY, "no root: imbalanced");
+    check(papcoll__regime(&in, NAN, 0.25) == PAPCOLL__REGIME_BALANCED, "no model: balanced");
 }
 
 static void test_ph(void)

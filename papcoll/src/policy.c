@@ -276,7 +276,6 @@ void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, const papco
     out->t_base = papcoll__model_time(op, in, ok, arg, &out->base);
     out->algo = out->base >= 0 ? out->base : 0;
     out->ratio = out->gain = NAN;
-    out->sorted = -1;
     out->why = "base algorithm by model cost";
     if (out->base < 0 || isnan(in->spread))
         return;
@@ -301,7 +300,6 @@ void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, const papco
         out->why = "the base's background form, whenever a monitor thread runs";
         return;
     }
-    out->sorted = 0;
     /* The model prices neither the counterpart's wait for its plan nor its
      * thread: a gain within AUTO_MARGIN of t_base is no reason to switch
      * (measured: the predicted arrivals' jitter flipped the choice).  The
@@ -311,7 +309,6 @@ void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, const papco
      * was 6 % faster). */
     if ((port || out->ratio >= cfg->ratio) && out->gain > AUTO_MARGIN * out->t_base) {
         out->algo = s;
-        out->sorted = 1;
         out->why = "imbalance above threshold, sorted variant";
     }
 }
@@ -534,14 +531,13 @@ static int below(double imb, double t_model, double ratio)
     return isnan(imb) || !(t_model > 0) || imb < ratio * t_model;
 }
 
-int papcoll__regime(const papcoll__pin_t *in, double t_model, double ratio, int sorted)
+int papcoll__regime(const papcoll__pin_t *in, double t_model, double ratio)
 {
-    int above = in->pred != NULL && !below(papcoll__imbalance(in), t_model, ratio);
     double lo;
 
-    if (sorted == 0 || (sorted < 0 && !above))
+    if (in->pred == NULL || below(papcoll__imbalance(in), t_model, ratio))
         return PAPCOLL__REGIME_BALANCED;
-    if (!above || in->root < 0 || in->root >= in->P)
+    if (in->root < 0 || in->root >= in->P)
         return PAPCOLL__REGIME_ROOT_EARLY;
     lo = in->pred[in->root];
     for (int i = 0; i < in->P; i++)

@@ -87,9 +87,6 @@ typedef struct {
     double ratio;  /* spread / t_base (NaN: no prediction) */
     double gain;   /* predicted gain of algo over base under the predicted PAT (s) */
     const char *why; /* the reason for algo, a static string */
-    int sorted;      /* 1: the counterpart, for the predicted imbalance; 0: the base, after weighing the
-                        counterpart; -1: nothing weighed (no prediction, no counterpart, a base that plans
-                        from the prediction itself, or the base's background form whenever it can run) */
 } papcoll__auto_out_t;
 void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, const papcoll__auto_cfg_t *cfg,
                           papcoll__eligible_fn ok, void *arg, papcoll__auto_out_t *out);
@@ -138,17 +135,13 @@ typedef struct {
     int why;          /* 0 start, 1 period, 2 change point */
     double ref;       /* run time median of the best when exploitation started */
 } papcoll__tune_t;
-/* Regimes tune keeps apart.  Where auto weighs the base against its
- * PAP-aware counterpart (sorted, papcoll__auto_out_t), its verdict draws
- * the line: balanced when it keeps the base (sorted 0), imbalanced when it
- * runs the counterpart (1).  Otherwise (-1) the predicted imbalance does:
- * balanced below ratio times the modelled collective time t_model, or
- * with no prediction.  An imbalanced call is root-late when that imbalance
- * is reached and the root is in the late half of the spread, root-early
- * otherwise (also without a root). */
+/* Regimes tune keeps apart: balanced (predicted spread below ratio times
+ * the modelled collective time t_model, or no prediction), imbalanced
+ * with the root among the early half of the spread (or no root), and
+ * imbalanced with the root late. */
 #define PAPCOLL__REGIME_RATIO 0.25 /* tune's ratio: auto's default */
 enum { PAPCOLL__REGIME_BALANCED, PAPCOLL__REGIME_ROOT_EARLY, PAPCOLL__REGIME_ROOT_LATE, PAPCOLL__REGIMES };
-int papcoll__regime(const papcoll__pin_t *in, double t_model, double ratio, int sorted);
+int papcoll__regime(const papcoll__pin_t *in, double t_model, double ratio);
 /* 1 when the observed call's own spread (less the noise) puts it in the
  * class of regime r, balanced or imbalanced; 0 when not, e.g. the first
  * calls of a phase, decided on a prediction that still shows the phase

@@ -208,20 +208,19 @@ static int choose_tune(papcoll__policy_t *p, papcoll_op_t op, const papcoll__pin
 {
     static const char *const why[] = {"first exploration", "periodic re-exploration",
                                       "change point, re-exploration"};
-    const papcoll__auto_cfg_t acfg = {PAPCOLL__REGIME_RATIO};
-    papcoll__auto_out_t a;
     papcoll__tune_t *t;
-    int algo, k, r, seen;
+    int algo, k, base, r, seen;
+    double t_model;
 
     if (!p->tune_ready)
         tune_start(p, op, e);
-    papcoll__auto_choose(op, in, &acfg, eligible, e, &a); /* its verdict draws the regimes */
+    t_model = papcoll__model_time(op, in, eligible, e, &base);
     seen = p->ndec >= in->lag && in->lag > 0 ? p->regime_hist[(p->ndec - in->lag) & 3] : -1;
     if (seen >= 0 && in->last_algo >= 0) /* the observed call ran under this policy, in regime seen */
         papcoll__tune_observe(
             &p->tune[seen], in->last_algo, in->last_runtime,
-            papcoll__regime_agrees(in, a.t_base, PAPCOLL__REGIME_RATIO, seen) ? in->last_spread : NAN);
-    r = papcoll__regime(in, a.t_base, PAPCOLL__REGIME_RATIO, a.sorted);
+            papcoll__regime_agrees(in, t_model, PAPCOLL__REGIME_RATIO, seen) ? in->last_spread : NAN);
+    r = papcoll__regime(in, t_model, PAPCOLL__REGIME_RATIO);
     p->regime_hist[p->ndec++ & 3] = r;
     t = &p->tune[r];
     algo = papcoll__tune_next(t);
@@ -229,9 +228,9 @@ static int choose_tune(papcoll__policy_t *p, papcoll_op_t op, const papcoll__pin
         ;
     snprintf(
         out->detail, sizeof out->detail,
-        "policy=tune regime=%d auto=%s phase=%s step=%d cost=%d explorations=%d last=%.3g spread=%.3g "
-        "median=%.3g ref=%.3g",
-        r, papcoll_algo_name(op, a.algo), t->phase == PAPCOLL__TUNE_EXPLORE ? "explore" : "exploit", t->step, papcoll__tune_cost(t),
+        "policy=tune regime=%d phase=%s step=%d cost=%d explorations=%d last=%.3g spread=%.3g median=%.3g "
+        "ref=%.3g",
+        r, t->phase == PAPCOLL__TUNE_EXPLORE ? "explore" : "exploit", t->step, papcoll__tune_cost(t),
         t->explorations, in->last_runtime, in->last_spread, k < t->nc ? papcoll__tune_median(t, k) : NAN,
         t->ref);
     snprintf(out->reason, sizeof out->reason, "policy %.96s: %s", p->text,

@@ -142,6 +142,19 @@ static void test_auto(void)
     papcoll__auto_choose(B, &in, &cfg, all_ok, NULL, &o);
     check(o.algo == A(B, "chain"), "bcast 1 MiB balanced, no monitor: chain, got %s",
           papcoll_algo_name(B, o.algo));
+    /* 64 KiB: latency-bound, the base is scatter_allgather (1.42 ms) and its
+     * counterpart bchain takes 4.02 ms on balanced arrivals.  A 2 ms spread
+     * would save a tree 0.84 ms but costs the chain more than that. */
+    in = pin(8, 65536, 0.002, 1);
+    papcoll__auto_choose(B, &in, &cfg, all_ok, NULL, &o);
+    check(o.base == A(B, "scatter_allgather") && o.algo == o.base && o.gain < 0,
+          "bcast 64 KiB, 2 ms spread: the base, not the chain, got %s gain %g", papcoll_algo_name(B, o.algo),
+          o.gain);
+    in.spread = 0.05;
+    papcoll__auto_choose(B, &in, &cfg, all_ok, NULL, &o);
+    check(o.algo == A(B, "bchain") && fabs(o.gain - (o.t_base - (50e-6 + 65536 * 8e-9))) < 1e-9,
+          "bcast 64 KiB, 50 ms spread: bchain, gaining t_base less a leaf's message, got %s gain %g",
+          papcoll_algo_name(B, o.algo), o.gain);
     in.spread = NAN;
     papcoll__auto_choose(G, &in, &cfg, all_ok, NULL, &o);
     check(o.algo == o.base && isnan(o.ratio), "no prediction: base");

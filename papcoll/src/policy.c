@@ -63,11 +63,13 @@ static double cost_bcast(papcoll_op_t op, int algo, const papcoll__pin_t *in)
 {
     double P = in->P, m = in->bytes, L = log2c(in->P), a = in->alpha, b = in->beta;
 
-    if (is(op, algo, "binomial") || is(op, algo, "sorted") || is(op, algo, "arrival"))
+    /* The background forms on balanced arrivals: their foreground tree or
+     * chain (papcoll__model_time never takes them as the base). */
+    if (is(op, algo, "binomial") || is(op, algo, "sorted") || is(op, algo, "arrival") || is(op, algo, "bsorted"))
         return L * (a + m * b);
     if (is(op, algo, "pipelined"))
         return pipeline(floor(log2(P > 1 ? P : 1)), m, in, b, 2);
-    if (is(op, algo, "chain"))
+    if (is(op, algo, "chain") || is(op, algo, "bchain"))
         return pipeline(P - 1, m, in, b, 1);
     if (is(op, algo, "scatter_allgather"))
         return (L + P - 1) * a + 2 * (P - 1) / P * m * b;
@@ -238,14 +240,16 @@ static double port_queue(const papcoll__pin_t *in, double start, int ordered, do
  * the root's port (port_queue), a background part (bsls) starting before
  * the root arrives.  Otherwise: a late rank holds a base tree back for the
  * whole collective, imbalance + t_base; in the sorted variant it is a leaf,
- * one message after its arrival.  In sorted_ring it finds the others'
+ * one message after its arrival, and the variant takes no less than its own
+ * balanced time (its cost, else t_base: a chain is slower than a tree when
+ * latency dominates).  In sorted_ring it finds the others'
  * vector pre-reduced, and after it arrives N segments pass it and the P - 1
  * hops of the result ring, (N + P - 1)(alpha + n/N (beta + gamma)), no
  * earlier than the ring's balanced (2N + P - 2) such steps. */
 static int pat_times(papcoll_op_t op, int base, int s, const papcoll__pin_t *in, double t_base, double *tb,
                      double *ts)
 {
-    double leaf = in->alpha + in->bytes * (in->beta + (op >= PAPCOLL_OP_REDUCE ? in->gamma : 0)), ar;
+    double leaf = in->alpha + in->bytes * (in->beta + (op >= PAPCOLL_OP_REDUCE ? in->gamma : 0)), ar, own;
     double imb = papcoll__imbalance(in);
 
     if (op == PAPCOLL_OP_GATHER && in->pred != NULL && in->root >= 0 && in->P <= QUEUE_MAX &&
@@ -260,8 +264,10 @@ static int pat_times(papcoll_op_t op, int base, int s, const papcoll__pin_t *in,
     if (is(op, s, "sorted_ring"))
         *ts = fmax(pipeline(segments(in->bytes, in) + in->P - 1, in->bytes, in, in->beta + in->gamma, 1),
                    imb + pipeline(in->P, in->bytes, in, in->beta + in->gamma, 1));
-    else
-        *ts = fmax(t_base, imb + leaf);
+    else {
+        own = papcoll__cost(op, s, in);
+        *ts = fmax(isnan(own) ? t_base : own, imb + leaf);
+    }
     return 0;
 }
 

@@ -131,9 +131,16 @@ $(OBJ)/papcoll/%.o: papcoll/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(INC_PAPCOLL) -MMD -MP -c $< -o $@
 
-# Traces record the project version.
-TRACE_VERSION := -DPAPCOLL_GIT_VERSION='"$(shell git describe --always --dirty 2>/dev/null || echo unknown)"'
-$(OBJ)/trace/%.o: trace/%.c
+# Traces and openPMD files record the project version, `git describe` at
+# build time.  The header is rewritten only when that changes, and the trace
+# objects depend on it, so a new commit rebuilds them and an unchanged one
+# rebuilds nothing.
+GIT_VERSION_H := $(OBJ)/git-version.h
+GIT_VERSION_LINE := \#define PAPCOLL_GIT_VERSION "$(shell git describe --always --dirty 2>/dev/null || echo unknown)"
+$(shell mkdir -p $(OBJ) && (echo '$(GIT_VERSION_LINE)' | cmp -s - $(GIT_VERSION_H) || \
+                            echo '$(GIT_VERSION_LINE)' > $(GIT_VERSION_H)))
+TRACE_VERSION := -include $(GIT_VERSION_H)
+$(OBJ)/trace/%.o: trace/%.c $(GIT_VERSION_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(INC_TRACE) $(TRACE_VERSION) -MMD -MP -c $< -o $@
 

@@ -74,6 +74,13 @@ int papcoll__stage_reserve(papcoll__stage_t *st, size_t bytes)
     return PAPCOLL_OK;
 }
 
+void *papcoll__scratch(const papcoll__args_t *a, int slot, size_t bytes)
+{
+    papcoll__stage_t *st = &a->site->scratch[slot];
+
+    return papcoll__stage_reserve(st, bytes + 1) == PAPCOLL_OK ? st->buf : NULL;
+}
+
 int papcoll__bg_probe(int src, int tag, MPI_Comm comm, MPI_Message *msg, size_t *bytes)
 {
     MPI_Status status;

@@ -22,6 +22,12 @@ int papcoll__bg_recv(papcoll__stage_t *st, int src, int tag, MPI_Comm comm, size
  * PMPI_Imrecv, *bytes its size.  For parts that choose the buffer by size. */
 int papcoll__bg_probe(int src, int tag, MPI_Comm comm, MPI_Message *msg, size_t *bytes);
 int papcoll__stage_reserve(papcoll__stage_t *st, size_t bytes);
+/* A work buffer of at least bytes for role slot (PAPCOLL__SCR_*) of the
+ * calling thread's part of a call, or NULL (NOMEM).  The site keeps it for
+ * its next calls: a vector-sized malloc per call is mapped afresh by the
+ * kernel at every call (glibc returns large blocks to it), one page fault
+ * per page (docs/reduce.md, "Work buffers").  Not for a background part. */
+void *papcoll__scratch(const papcoll__args_t *a, int slot, size_t bytes);
 
 /* memcpy that accepts NULL pointers when n == 0 (count-0 collectives). */
 static inline void papcoll__copy(void *dst, const void *src, size_t n)

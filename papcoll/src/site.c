@@ -81,6 +81,8 @@ static void site_release(papcoll_site_t *site)
     papcoll__pred_free(&site->predictor);
     for (i = 0; site->stage && i < site->ctx->size; i++)
         free(site->stage[i].buf);
+    for (i = 0; i < PAPCOLL__SCRATCH_SLOTS; i++)
+        free(site->scratch[i].buf);
     free(site->stage);
     free(site->xchg);
     free(site->pred);

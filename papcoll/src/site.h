@@ -55,6 +55,10 @@ typedef struct {
 } papcoll__snap_t;
 #define PAPCOLL__LAG_WIN 5
 
+/* Work buffers a call's own thread takes from its site (papcoll__scratch),
+ * one per role; a role's buffer is used by one algorithm at a time. */
+enum { PAPCOLL__SCR_ACC, PAPCOLL__SCR_TMP, PAPCOLL__SCR_ENC, PAPCOLL__SCRATCH_SLOTS };
+
 /* Per-source receive buffer of a background part (reused across calls). */
 typedef struct {
     char *buf;
@@ -149,6 +153,7 @@ struct papcoll_site {
     int nlag;                         /* of them recorded (ring position: nlag % PAPCOLL__LAG_WIN) */
     double *col;          /* [P] scratch: one column of the exchange */
     papcoll__stage_t *stage; /* [P] background receive buffers */
+    papcoll__stage_t scratch[PAPCOLL__SCRATCH_SLOTS]; /* the calling thread's work buffers (papcoll__scratch) */
     papcoll__ws_t bgw;    /* the background's work arrays */
     /* Bound receive buffer (papcoll_site_bind_recv), read by background parts:
      * one rank's block (gather root: P blocks at bound + r * bound_bytes). */

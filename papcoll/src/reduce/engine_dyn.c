@@ -253,12 +253,11 @@ static int pair_participant(const papcoll__args_t *a, const void *id, int S, int
 {
     int order[4], rc = PAPCOLL_OK;
     size_t cap = papcoll__sparse_bound(a->sig.count, a->sig.esize) + 1;
-    char *acc = a->rank == a->root ? a->rbuf : malloc(a->bytes + 1), *tmp = malloc(cap);
+    char *acc = a->rank == a->root ? a->rbuf : papcoll__scratch(a, PAPCOLL__SCR_ACC, a->bytes);
+    char *tmp = papcoll__scratch(a, PAPCOLL__SCR_TMP, cap);
 
-    if (acc == NULL || tmp == NULL) {
-        rc = PAPCOLL_ERR_NOMEM;
-        goto out;
-    }
+    if (acc == NULL || tmp == NULL)
+        return PAPCOLL_ERR_NOMEM;
     papcoll__copy(acc, a->sbuf, a->bytes);
     while (rc == PAPCOLL_OK && a->size > 1) {
         if ((rc = papcoll__send_bytes(&S, sizeof(S), a->root, tag, a->comm)) != PAPCOLL_OK ||
@@ -280,10 +279,6 @@ static int pair_participant(const papcoll__args_t *a, const void *id, int S, int
         if (order[3])
             break; /* the last pairing: acc is the result */
     }
-out:
-    if (acc != a->rbuf)
-        free(acc);
-    free(tmp);
     return rc;
 }
 
@@ -355,7 +350,8 @@ static int stream_participant(const papcoll__args_t *a, const void *id, int S, i
         return PAPCOLL_ERR_NOMEM;
     for (s = 0; s <= 2 * S; s++)
         rq[s] = MPI_REQUEST_NULL;
-    if (!root && id != NULL && (enc = malloc(a->bytes + 4 * (size_t)S + 1)) == NULL) {
+    if (!root && id != NULL &&
+        (enc = papcoll__scratch(a, PAPCOLL__SCR_ENC, a->bytes + 4 * (size_t)S)) == NULL) {
         rc = PAPCOLL_ERR_NOMEM;
         goto out;
     }
@@ -366,8 +362,9 @@ static int stream_participant(const papcoll__args_t *a, const void *id, int S, i
                                              &rq[2 * S])) != PAPCOLL_OK))
         goto out;
     if ((from = o1[1]) >= 0) {
-        acc = root ? a->rbuf : malloc(a->bytes + 1);
-        if (acc == NULL || (tmp = malloc(a->bytes + (stride - sb) * (size_t)S + 1)) == NULL) {
+        acc = root ? a->rbuf : papcoll__scratch(a, PAPCOLL__SCR_ACC, a->bytes);
+        if (acc == NULL ||
+            (tmp = papcoll__scratch(a, PAPCOLL__SCR_TMP, a->bytes + (stride - sb) * (size_t)S)) == NULL) {
             rc = PAPCOLL_ERR_NOMEM;
             goto out;
         }
@@ -400,10 +397,6 @@ static int stream_participant(const papcoll__args_t *a, const void *id, int S, i
     if (rc == PAPCOLL_OK)
         rc = papcoll__waitall(2 * S + 1, rq, MPI_STATUSES_IGNORE);
 out:
-    if (acc != a->rbuf)
-        free(acc);
-    free(tmp);
-    free(enc);
     free(rq);
     return rc;
 }

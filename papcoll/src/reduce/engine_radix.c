@@ -145,7 +145,8 @@ int papcoll__red_radix_engine(const papcoll__args_t *a, char *work, int me, cons
         x.stride[i + 1] = x.stride[i] * k[i];
         kmax = k[i] > kmax ? k[i] : kmax;
     }
-    x.tmp = malloc((size_t)(a->sig.count + kmax) * a->sig.esize + 1); /* k pieces of ceil(n/k) at most */
+    /* k pieces of ceil(n/k) at most */
+    x.tmp = papcoll__scratch(a, PAPCOLL__SCR_TMP, (size_t)(a->sig.count + kmax) * a->sig.esize);
     x.req = malloc(sizeof(MPI_Request) * 2 * (size_t)kmax);
     if (x.tmp == NULL || x.req == NULL)
         rc = PAPCOLL_ERR_NOMEM;
@@ -153,7 +154,6 @@ int papcoll__red_radix_engine(const papcoll__args_t *a, char *work, int me, cons
         rc = scatter_round(&x, i);
     for (i = r - 1; i >= 0 && rc == PAPCOLL_OK && !done; i--)
         rc = gather_round(&x, i, vroot, &done);
-    free(x.tmp);
     free(x.req);
     return rc;
 }

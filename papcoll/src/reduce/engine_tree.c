@@ -178,7 +178,7 @@ static int setup(run_t *r, const papcoll__args_t *a, int seg_elems, int *nres)
     r->W = r->S == 1 ? imin(r->nc, 2) : 2 * r->nc;
     r->nacc = (r->nc > 0 || r->v == r->t->root) ? imin(r->S, 2) : 0;
     *nres = (a->rank == a->root && r->v != r->t->root) ? r->S : 0;
-    r->accs = malloc((size_t)(r->W + r->nacc) * r->sbytes + 1);
+    r->accs = papcoll__scratch(a, PAPCOLL__SCR_ACC, (size_t)(r->W + r->nacc) * r->sbytes);
     r->rreq = malloc(sizeof(MPI_Request) * (size_t)(r->W + *nres + 1));
     if (r->accs == NULL || r->rreq == NULL)
         return PAPCOLL_ERR_NOMEM;
@@ -211,7 +211,6 @@ int papcoll__red_tree_engine(const papcoll__args_t *a, int seg_elems)
     if (rc == PAPCOLL_OK && nres > 0)
         rc = papcoll__waitall(nres, r.res, MPI_STATUSES_IGNORE);
 fail:
-    free(r.accs);
     free(r.rreq);
     return rc;
 }

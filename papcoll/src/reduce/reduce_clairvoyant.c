@@ -426,13 +426,13 @@ int papcoll_reduce_clairvoyant(const papcoll__args_t *a)
     e.W = e.W > 0 ? e.W : 1;
     e.smax = (size_t)(a->sig.count / c->N + 1) * a->sig.esize + 4; /* + 4: a sparse encoding */
     e.id = papcoll__red_identity(a);
-    e.work = me == a->root ? a->rbuf : malloc(a->bytes + 1);
-    e.slots = malloc((size_t)e.W * e.smax);
+    e.work = me == a->root ? a->rbuf : papcoll__scratch(a, PAPCOLL__SCR_ACC, a->bytes);
+    e.slots = papcoll__scratch(a, PAPCOLL__SCR_TMP, (size_t)e.W * e.smax);
     e.ev = malloc((size_t)e.m * sizeof(ev_t) + 1);
     e.sreq = malloc((size_t)c->N * sizeof(MPI_Request) + (size_t)e.W * sizeof(MPI_Request));
     st = malloc((size_t)e.W * sizeof(MPI_Status));
     ints = malloc(((size_t)3 * c->N + 2 * (size_t)e.m + 3 * (size_t)e.W + (size_t)c->P + 1) * sizeof(int));
-    e.enc = e.id != NULL ? malloc(a->bytes + 4 * (size_t)c->N + 1) : NULL;
+    e.enc = e.id != NULL ? papcoll__scratch(a, PAPCOLL__SCR_ENC, a->bytes + 4 * (size_t)c->N) : NULL;
     if (e.work == NULL || e.slots == NULL || e.ev == NULL || e.sreq == NULL || st == NULL || ints == NULL ||
         (e.id != NULL && e.enc == NULL)) {
         rc = PAPCOLL_ERR_NOMEM;
@@ -478,13 +478,9 @@ int papcoll_reduce_clairvoyant(const papcoll__args_t *a)
     if (rc == PAPCOLL_OK)
         rc = papcoll__bg_waitall(c->N, e.sreq, MPI_STATUSES_IGNORE);
 out:
-    if (e.work != a->rbuf)
-        free(e.work);
-    free(e.slots);
     free(e.ev);
     free(e.sreq);
     free(st);
     free(ints);
-    free(e.enc);
     return rc;
 }

@@ -249,7 +249,7 @@ static double port_queue(const papcoll__pin_t *in, double start, int ordered, do
 static int pat_times(papcoll_op_t op, int base, int s, const papcoll__pin_t *in, double t_base, double *tb,
                      double *ts)
 {
-    double leaf = in->alpha + in->bytes * (in->beta + (op >= PAPCOLL_OP_REDUCE ? in->gamma : 0)), ar, own;
+    double leaf = in->alpha + in->bytes * (in->beta + (op >= PAPCOLL_OP_REDUCE ? in->gamma : 0)), ar;
     double imb = papcoll__imbalance(in);
 
     if (op == PAPCOLL_OP_GATHER && in->pred != NULL && in->root >= 0 && in->P <= QUEUE_MAX &&
@@ -261,11 +261,12 @@ static int pat_times(papcoll_op_t op, int base, int s, const papcoll__pin_t *in,
         return 1;
     }
     *tb = imb + t_base;
-    if (is(op, s, "sorted_ring"))
+    if (is(op, s, "sorted_ring")) {
         *ts = fmax(pipeline(segments(in->bytes, in) + in->P - 1, in->bytes, in, in->beta + in->gamma, 1),
                    imb + pipeline(in->P, in->bytes, in, in->beta + in->gamma, 1));
-    else {
-        own = papcoll__cost(op, s, in);
+    } else {
+        double own = papcoll__cost(op, s, in);
+
         *ts = fmax(isnan(own) ? t_base : own, imb + leaf);
     }
     return 0;

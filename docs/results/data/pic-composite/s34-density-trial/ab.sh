@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The density-aware segment count (new, the working tree's bin/pic) against the old dense count (forced 129 at
+# The density-aware segment count (new: bin/pic built with the change, since reverted) against the old dense count (forced 129 at
 # 1024x1024, 33 at 512x512) and IceT's tree, default rig, 3 repetitions.
 set -u
 OUT=${1:-runs/s34/ab}; PROB=${PROB:-two-stream}; IMG=${IMG:-1024x1024}; OLD=${OLD:-129}
@@ -8,7 +8,7 @@ for rep in ${REPS:-1 2 3}; do
   for n in new old icet; do
     case $n in
       new) extra="--composite-algo clairvoyant";;
-      old) extra="--composite-algo clairvoyant --config runs/s34/nsweep/cv$OLD.ini";;
+      old) extra="--composite-algo clairvoyant --config $(dirname "$0")/cv$OLD.ini";;
       icet) extra="--composite-algo icet:tree";;
     esac
     jobs/emucluster run -- bin/pic --out $OUT/$n-r$rep --problem $PROB --steps 600 --particles 400000 --grid 128x16 \

@@ -113,19 +113,19 @@ static void test_plans(int P)
     }
     for (i = 0; i < P; i++)
         pred[i] = rnd_unit() * 0.05;
-    rc = papcoll__plan_build(&p1, &ctx, PAPCOLL_OP_ALLREDUCE, cv, -1, 1 << 20, pred, 0, 0, 0.0);
-    rc = rc ? rc : papcoll__plan_build(&p2, &ctx, PAPCOLL_OP_ALLREDUCE, cv, -1, 1 << 20, pred, 0, 0, 0.0);
+    rc = papcoll__plan_build(&p1, &ctx, PAPCOLL_OP_ALLREDUCE, cv, -1, 1 << 20, pred, 0, 1, 0, 0.0);
+    rc = rc ? rc : papcoll__plan_build(&p2, &ctx, PAPCOLL_OP_ALLREDUCE, cv, -1, 1 << 20, pred, 0, 1, 0, 0.0);
     check(rc == PAPCOLL_OK, "P %d: plan_build %d", P, rc);
     old = check_cv(&p1, pred, P);
     check_cv(&p2, pred, P);
     check(p1.hash == p2.hash && p1.xhash == p2.xhash, "P %d: two plans from the same predictions differ", P);
     if (P > 1) { /* the first predicted rank becomes the last */
         pred[p1.order[0]] = 1.0;
-        rc = papcoll__plan_build(&p1, &ctx, PAPCOLL_OP_ALLREDUCE, cv, -1, 1 << 20, pred, 0, 1, 0.0);
+        rc = papcoll__plan_build(&p1, &ctx, PAPCOLL_OP_ALLREDUCE, cv, -1, 1 << 20, pred, 0, 1, 1, 0.0);
         check(rc == PAPCOLL_OK && check_cv(&p1, pred, P) != old && p1.hash != p2.hash,
               "P %d: a new last arrival kept the root or the hash", P);
     }
-    rc = papcoll__plan_build(&p1, &ctx, PAPCOLL_OP_ALLREDUCE, rb, -1, 4096, NULL, 0, 2, 0.0);
+    rc = papcoll__plan_build(&p1, &ctx, PAPCOLL_OP_ALLREDUCE, rb, -1, 4096, NULL, 0, 1, 2, 0.0);
     c = papcoll__ar_comp_of(&p1);
     check(rc == PAPCOLL_OK && c != NULL && c->root == 0 &&
               c->part[PAPCOLL__AR_REDUCE].algo == ctx.ar_reduce &&

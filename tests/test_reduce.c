@@ -29,8 +29,15 @@
  *                  raised to ceil(count / max) where it does not (2 MiB on
  *                  the emulated cluster's model: 26 -> 33 segments of at most
  *                  65472 bytes), never above count, 1 without pipeline depth.
+ *   density        papcoll__model_density (the largest valid value rounded
+ *                  up to 1/16, NaN and out-of-range values skipped, 1 when
+ *                  none) and papcoll__model_sparse_segments: density 1 is
+ *                  the dense count; the cap counts encoded bytes (8 MiB on
+ *                  the emulated cluster's model: 129 dense, the model's
+ *                  53 at a quarter, the cap's 65 at a half).
  * Exit status 1 when anything failed.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -346,6 +353,41 @@ static void test_segments(void)
             }
 }
 
+static void test_density(void)
+{
+    const double nan = NAN;
+    double x[8] = {0.30, nan, 0.12, 0, 1.5, -1, 0.01, nan}, one = 1;
+    size_t mb = 1u << 20;
+    int P, n;
+
+    check(papcoll__model_density(x, 8, 1) == 5.0 / 16, "density of 0.30 is %g, not 5/16",
+          papcoll__model_density(x, 8, 1));
+    check(papcoll__model_density(x + 1, 3, 2) == 1, "density without a valid value is %g, not 1",
+          papcoll__model_density(x + 1, 3, 2)); /* NaN, 0, -1 */
+    check(papcoll__model_density(x + 6, 1, 1) == 1.0 / 16, "density of 0.01 is %g, not 1/16",
+          papcoll__model_density(x + 6, 1, 1));
+    check(papcoll__model_density(&one, 1, 1) == 1, "density of 1 is %g", papcoll__model_density(&one, 1, 1));
+    check(papcoll__model_density(x, 0, 1) == 1, "density of nothing is not 1");
+    n = papcoll__model_sparse_segments(&seg_model, 8, 8 * mb, 1, 65472);
+    check(n == 129, "8 MiB dense: %d segments, expected 129", n);
+    n = papcoll__model_sparse_segments(&seg_model, 8, 8 * mb, 0.25, 65472);
+    check(n == papcoll__model_segments(&seg_model, 8, 8 * mb, (int)(8 * mb), 0) && n == 53,
+          "8 MiB at density 1/4: %d segments, expected the model's 53 (the cap needs only 33)", n);
+    n = papcoll__model_sparse_segments(&seg_model, 8, 8 * mb, 0.5, 65472);
+    check(n == 65, "8 MiB at density 1/2: %d segments, expected 65 (the cap above the model's 53)", n);
+    for (P = 2; P <= 64; P = P * 2 + 1)
+        for (n = 1; n <= 16; n++) {
+            size_t bytes = (size_t)n * 777777;
+
+            check(papcoll__model_sparse_segments(&seg_model, P, bytes, 1, 65472) ==
+                      papcoll__model_segments(&seg_model, P, bytes, (int)bytes, 65472),
+                  "P %d, %zu bytes: density 1 is not the dense count", P, bytes);
+            check(papcoll__model_sparse_segments(&seg_model, P, bytes, 1.0 / 16, 65472) <=
+                      papcoll__model_sparse_segments(&seg_model, P, bytes, 1, 65472),
+                  "P %d, %zu bytes: sparser data, more segments", P, bytes);
+        }
+}
+
 int main(void)
 {
     unit_name = "test_reduce";
@@ -353,5 +395,6 @@ int main(void)
     test_pairing();
     test_stream();
     test_segments();
+    test_density();
     return unit_summary();
 }

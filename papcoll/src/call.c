@@ -49,7 +49,7 @@ static int replan(papcoll_site_t *site, const papcoll__args_t *a, int algo)
     const double *pred = pat && site->pred_ok ? site->pred : NULL;
 
     return papcoll__plan_build(&site->plan, site->ctx, site->op, algo, a->root, a->bytes, pred,
-                               pred != NULL ? site->noise : 0, site->calls, papcoll__mono());
+                               pred != NULL ? site->noise : 0, site->density, site->calls, papcoll__mono());
 }
 
 /* Explicit PAT: plan here, or in the monitor together with the background part. */
@@ -360,6 +360,8 @@ static void finish(papcoll_site_t *site, const papcoll__args_t *a, const decisio
     site->r_cstart = site->r_edge = site->r_cend = NAN;
     site->last_arrival = arrival;
     site->last_exit = now;
+    site->last_density = site->sent_density;
+    site->sent_density = NAN;
     site->last_sig = a->sig;
     site->last_algo = site->algo_hist[site->calls & 1] = d->algo;
     site->prev_xchg = site->requested > site->calls;

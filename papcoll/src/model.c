@@ -2,6 +2,7 @@
  * The alpha-beta-gamma model (model.h): options, measurement, and the two
  * formulas Clairvoyant needs.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -263,4 +264,25 @@ int papcoll__model_segments(const papcoll__model_t *m, int P, size_t bytes, int 
     least = max_elems > 0 ? (count - 1) / max_elems + 1 : 1; /* then ceil(count / N) <= max_elems */
     N = N < least ? least : N;
     return N > count ? count : (int)N;
+}
+
+double papcoll__model_density(const double *x, int n, int stride)
+{
+    double mx = 0;
+    int i;
+
+    for (i = 0; i < n; i++)
+        if (x[(size_t)i * stride] > 0 && x[(size_t)i * stride] <= 1) /* NaN fails both */
+            mx = fmax(mx, x[(size_t)i * stride]);
+    return mx > 0 ? ceil(mx * PAPCOLL__DENSITY_STEPS) / PAPCOLL__DENSITY_STEPS : 1;
+}
+
+int papcoll__model_sparse_segments(const papcoll__model_t *m, int P, size_t bytes, double density,
+                                   size_t seg_bytes)
+{
+    double dens = density > 0 && density <= 1 ? density : 1;
+    double cap = seg_bytes > 0 ? floor((double)seg_bytes / dens) : 0; /* dense bytes whose encoding fits */
+
+    return papcoll__model_segments(m, P, bytes, bytes > INT_MAX ? INT_MAX : (int)bytes,
+                                   cap > INT_MAX ? INT_MAX : (int)cap);
 }

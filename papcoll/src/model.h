@@ -67,4 +67,24 @@ double papcoll__model_round(const papcoll__model_t *m, double seg_bytes);
  */
 int papcoll__model_segments(const papcoll__model_t *m, int P, size_t bytes, int count, int max_elems);
 
+/*
+ * The density a plan assumes from one exchange: the largest finite value
+ * x[i * stride] in (0, 1] of n (each rank's encoded / dense bytes sent in
+ * its last call), rounded up to a multiple of 1/PAPCOLL__DENSITY_STEPS, so
+ * that small changes keep the plan; 1 when there is none.
+ */
+#define PAPCOLL__DENSITY_STEPS 16
+double papcoll__model_density(const double *x, int n, int stride);
+
+/*
+ * Clairvoyant's segment count for `bytes` bytes over P ranks when its
+ * transfers carry `density` of them (a sparse site's run-length encodings;
+ * 1: dense): the model's optimum for `bytes`, raised, if need be, so that
+ * no segment's encoding exceeds seg_bytes (the eager limit is about the
+ * message on the wire), never more than `bytes` segments.  Density 1 gives
+ * papcoll__model_segments(m, P, bytes, bytes, seg_bytes).
+ */
+int papcoll__model_sparse_segments(const papcoll__model_t *m, int P, size_t bytes, double density,
+                                   size_t seg_bytes);
+
 #endif

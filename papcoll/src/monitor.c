@@ -33,6 +33,7 @@ static void fill_rec(const papcoll_site_t *site, double est, double *rec)
     rec[PAPCOLL__X_ARRIVAL] = site->last_arrival;
     rec[PAPCOLL__X_EXIT] = site->last_exit;
     rec[PAPCOLL__X_ITER] = site->calls;
+    rec[PAPCOLL__X_DENSITY] = site->last_density;
 }
 
 double papcoll__spread(const double *x, int n, int stride, double *lo)
@@ -112,6 +113,7 @@ static int exchange(papcoll_site_t *site, const double *rec, double *t0)
     for (i = 0; i < P; i++)
         col[i] = site->xchg[i * PAPCOLL__XCHG + PAPCOLL__X_EST];
     papcoll__pred_predict(&site->predictor, col, site->pred);
+    site->density = papcoll__model_density(site->xchg + PAPCOLL__X_DENSITY, P, PAPCOLL__XCHG);
     snapshot(site, (int)it);
     return PAPCOLL_OK;
 }
@@ -143,7 +145,7 @@ static int plan_steps(papcoll_site_t *site, int xchg, const double *rec, const d
         site->plan.iter = -1;
         return rc;
     }
-    papcoll__plan_build(&site->plan, ctx, site->op, site->sel.algo, sig->root, sig->bytes, pred, noise, iter,
+    papcoll__plan_build(&site->plan, ctx, site->op, site->sel.algo, sig->root, sig->bytes, pred, noise, site->density, iter,
                         t0);
     return rc;
 }

@@ -94,7 +94,7 @@ static int same_order(const papcoll__plan_t *p, const int *order, int P)
 }
 
 int papcoll__plan_build(papcoll__plan_t *plan, papcoll_ctx_t *ctx, papcoll_op_t op, int algo, int root,
-                        size_t bytes, const double *pred, double noise, int iter, double t0)
+                        size_t bytes, const double *pred, double noise, double density, int iter, double t0)
 {
     unsigned flags = papcoll_algo_flags(op, algo);
     int P = ctx->size, use_pat = (flags & PAPCOLL_F_NEEDS_PAT) != 0, keep, i, rc = PAPCOLL_OK;
@@ -106,6 +106,7 @@ int papcoll__plan_build(papcoll__plan_t *plan, papcoll_ctx_t *ctx, papcoll_op_t 
     for (i = 0; i < P; i++)
         plan->pred[i] = (use_pat && pred != NULL) ? pred[i] : NAN;
     plan->noise = use_pat && pred != NULL ? noise : 0;
+    plan->density = density;
     if (use_pat) {
         /* Sort into the placement array first, then compare with the old order. */
         papcoll__sort_by_key(P, pred, plan->r2v, plan->keyed);

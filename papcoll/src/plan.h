@@ -37,6 +37,7 @@ struct papcoll__plan {
     /* Data. */
     double *pred;        /* [P] predicted arrival offsets (NaN: none) */
     double noise; /* the predictor's noise (seconds; 0: none): smaller differences are not told apart */
+    double density;      /* share of the bytes a sparse site's encodings carried (papcoll__model_density; 1: dense) */
     int *order;          /* [P] ranks, earliest predicted arrival first */
     int *v2r, *r2v;      /* [P] tree position <-> rank (tree algorithms) */
     int has_tree;        /* v2r / r2v are valid */
@@ -76,11 +77,12 @@ void papcoll__plan_free(papcoll__plan_t *plan);
 /*
  * Builds (or keeps, when the key is unchanged) the plan of call iter for
  * algorithm algo of op at root with the predicted offsets pred[P] (NULL: no
- * prediction) and their noise (papcoll__pred_noise; read by Clairvoyant).  t0: when the data it derives from
- * arrived (build_time runs from there).  Pure: same inputs, same plan on every rank.
+ * prediction) and their noise (papcoll__pred_noise; read by Clairvoyant), and the density of
+ * the site's encodings (papcoll__model_density; read by Clairvoyant).  t0: when the data it
+ * derives from arrived (build_time runs from there).  Pure: same inputs, same plan on every rank.
  */
 int papcoll__plan_build(papcoll__plan_t *plan, papcoll_ctx_t *ctx, papcoll_op_t op, int algo, int root,
-                        size_t bytes, const double *pred, double noise, int iter, double t0);
+                        size_t bytes, const double *pred, double noise, double density, int iter, double t0);
 
 /*
  * Steps shared by the planners of tree algorithms (planners are named in

@@ -118,6 +118,8 @@ static void site_init(papcoll_site_t *site, papcoll_ctx_t *ctx, const char *name
     site->t_start = site->est = site->last_arrival = site->last_exit = NAN;
     site->r_cstart = site->r_edge = site->r_cend = NAN;
     site->given_arrival = NAN;
+    site->sent_density = site->last_density = NAN;
+    site->density = 1;
     site->id = ctx->nsites++;
     site->test_local_policy = getenv("PAPCOLL_TEST_POLICY_LOCAL") != NULL;
     snprintf(site->name, sizeof(site->name), "%s", name ? name : papcoll_op_name(op));

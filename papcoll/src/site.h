@@ -39,7 +39,7 @@ enum {
 };
 
 /* One rank's contribution to an exchange. */
-enum { PAPCOLL__X_EST, PAPCOLL__X_ARRIVAL, PAPCOLL__X_EXIT, PAPCOLL__X_ITER, PAPCOLL__XCHG };
+enum { PAPCOLL__X_EST, PAPCOLL__X_ARRIVAL, PAPCOLL__X_EXIT, PAPCOLL__X_ITER, PAPCOLL__X_DENSITY, PAPCOLL__XCHG };
 
 /* What an exchange leaves for the data-dependent policies (call.c): the
  * prediction it made and the arrivals and exits it carried, those of the
@@ -119,6 +119,8 @@ struct papcoll_site {
     double t_start;       /* processing start (NaN: not started) */
     double est;           /* edge estimate of the pending call (NaN: none) */
     double last_arrival, last_exit;
+    double sent_density;  /* the running call's encoded / dense bytes sent (NaN: none; set by Clairvoyant) */
+    double last_density;  /* the previous call's (exchanged as PAPCOLL__X_DENSITY) */
     double given_arrival; /* of the next call (papcoll_site_set_arrival; NaN: none) */
     papcoll_timing_t timing;
     double r_cstart, r_edge, r_cend; /* monitor API times of the pending call */
@@ -147,6 +149,7 @@ struct papcoll_site {
     double *pred;         /* [P] predicted offsets of the last exchange */
     double pred_iter;     /* the call pred was made for (rank 0's PAPCOLL__X_ITER) */
     double noise;         /* the predictor's noise after it (papcoll__pred_noise), seconds */
+    double density;       /* the largest exchanged density, rounded up (papcoll__density; 1: none) */
     papcoll__snap_t snap[2];          /* the last two exchanges, for the policies */
     papcoll__policy_t *preview;       /* scratch copy of the policy (papcoll__preview) */
     double lag_err[PAPCOLL__LAG_WIN]; /* error spreads of each prediction against the next call's arrivals */

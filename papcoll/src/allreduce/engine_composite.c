@@ -95,10 +95,10 @@ int papcoll__ar_comp_plan(papcoll__plan_t *plan, const papcoll__plan_in_t *in, i
     c->algo[PAPCOLL__AR_REDUCE] = ralgo;
     c->algo[PAPCOLL__AR_BCAST] = balgo;
     rc = papcoll__plan_build(&c->part[PAPCOLL__AR_REDUCE], in->ctx, PAPCOLL_OP_REDUCE, ralgo, root, in->bytes,
-                             pred, plan->noise, 0, papcoll__mono());
+                             pred, plan->noise, plan->density, 0, papcoll__mono());
     if (rc == PAPCOLL_OK)
         rc = papcoll__plan_build(&c->part[PAPCOLL__AR_BCAST], in->ctx, PAPCOLL_OP_BCAST, balgo, root,
-                                 in->bytes, pred, plan->noise, 0, papcoll__mono());
+                                 in->bytes, pred, plan->noise, plan->density, 0, papcoll__mono());
     plan->xhash =
         mix(mix(mix(0xCBF29CE484222325ull, (uint64_t)(unsigned)root), c->part[0].hash), c->part[1].hash);
     return rc;
@@ -116,7 +116,7 @@ int papcoll__ar_comp_run(const papcoll__args_t *a, int resolve)
     rp = &c->part[PAPCOLL__AR_REDUCE];
     ralgo = resolve ? papcoll__ar_reduce_algo(c->algo[PAPCOLL__AR_REDUCE], &a->sig, a->size) : rp->algo;
     if (ralgo != rp->algo && (rc = papcoll__plan_build(rp, a->site->ctx, PAPCOLL_OP_REDUCE, ralgo, c->root,
-                                                       a->bytes, NULL, 0, 0, papcoll__mono())) != PAPCOLL_OK)
+                                                       a->bytes, NULL, 0, a->plan->density, 0, papcoll__mono())) != PAPCOLL_OK)
         return rc; /* the same signature on every rank: every rank rebuilds */
     x.op = PAPCOLL_OP_REDUCE;
     x.root = x.sig.root = c->root;

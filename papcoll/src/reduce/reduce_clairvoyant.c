@@ -203,8 +203,7 @@ int papcoll__plan_red_clairvoyant(papcoll__plan_t *plan, const papcoll__plan_in_
     }
     N = in->ctx->cv_segments > 0
             ? in->ctx->cv_segments
-            : papcoll__model_segments(m, P, in->bytes, in->bytes > INT_MAX ? INT_MAX : (int)in->bytes,
-                                      (int)in->ctx->segment_bytes); /* in bytes, not elements */
+            : papcoll__model_sparse_segments(m, P, in->bytes, plan->density, in->ctx->segment_bytes);
     N = (long long)N * P > CV_MAX_PN ? CV_MAX_PN / P : N;
     d = papcoll__model_round(m, (double)in->bytes / N);
     d = d > 1e-9 ? d : 1e-9; /* a model of zeros (P = 1) */
@@ -261,6 +260,7 @@ typedef struct {
     const void *id;      /* the site's identity (sparse.h), or NULL: dense segments */
     char *enc;           /* sparse: the encoding of each segment in flight (segment s at s's
                             offset + 4 s bytes) */
+    double sent_enc, sent_dense; /* sparse: bytes of the encodings sent, and of what they encode */
 } exec_t;
 
 static char *seg_at(const exec_t *e, int s)
@@ -321,9 +321,11 @@ static int start_send(exec_t *e, ev_t *v)
         return papcoll__isend_bytes(seg_at(e, s), (size_t)seg_n(e, s) * a->sig.esize, v->x->receiver,
                                     PAPCOLL__TAG_DATA, a->comm, &e->sreq[s]);
     char *buf = e->enc + (size_t)seg_lo(a->sig.count, e->c->N, s) * a->sig.esize + 4 * (size_t)s;
-    return papcoll__isend_bytes(
-        buf, papcoll__sparse_encode(seg_at(e, s), (size_t)seg_n(e, s), a->sig.esize, e->id, buf),
-        v->x->receiver, PAPCOLL__TAG_DATA, a->comm, &e->sreq[s]);
+    size_t n = papcoll__sparse_encode(seg_at(e, s), (size_t)seg_n(e, s), a->sig.esize, e->id, buf);
+
+    e->sent_enc += (double)n;
+    e->sent_dense += (double)seg_n(e, s) * (double)a->sig.esize;
+    return papcoll__isend_bytes(buf, n, v->x->receiver, PAPCOLL__TAG_DATA, a->comm, &e->sreq[s]);
 }
 
 /* Takes an arrived partial: combines it into the segment or, when it comes
@@ -477,6 +479,8 @@ int papcoll_reduce_clairvoyant(const papcoll__args_t *a)
     }
     if (rc == PAPCOLL_OK)
         rc = papcoll__bg_waitall(c->N, e.sreq, MPI_STATUSES_IGNORE);
+    if (e.sent_dense > 0) /* for the next plans' segment count (papcoll__model_density) */
+        a->site->sent_density = e.sent_enc / e.sent_dense;
 out:
     free(e.ev);
     free(e.sreq);

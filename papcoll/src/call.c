@@ -49,7 +49,8 @@ static int replan(papcoll_site_t *site, const papcoll__args_t *a, int algo)
     const double *pred = pat && site->pred_ok ? site->pred : NULL;
 
     return papcoll__plan_build(&site->plan, site->ctx, site->op, algo, a->root, a->bytes, pred,
-                               pred != NULL ? site->noise : 0, site->density, site->calls, papcoll__mono());
+                               pred != NULL ? site->noise : 0, pred != NULL ? site->density : 1, site->calls,
+                               papcoll__mono());
 }
 
 /* Explicit PAT: plan here, or in the monitor together with the background part. */

@@ -145,8 +145,8 @@ static int plan_steps(papcoll_site_t *site, int xchg, const double *rec, const d
         site->plan.iter = -1;
         return rc;
     }
-    papcoll__plan_build(&site->plan, ctx, site->op, site->sel.algo, sig->root, sig->bytes, pred, noise, site->density, iter,
-                        t0);
+    papcoll__plan_build(&site->plan, ctx, site->op, site->sel.algo, sig->root, sig->bytes, pred, noise, site->density,
+                        iter, t0);
     return rc;
 }
 

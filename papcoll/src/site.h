@@ -149,7 +149,7 @@ struct papcoll_site {
     double *pred;         /* [P] predicted offsets of the last exchange */
     double pred_iter;     /* the call pred was made for (rank 0's PAPCOLL__X_ITER) */
     double noise;         /* the predictor's noise after it (papcoll__pred_noise), seconds */
-    double density;       /* the largest exchanged density, rounded up (papcoll__density; 1: none) */
+    double density;       /* the largest exchanged density, rounded up (papcoll__model_density; 1: none) */
     papcoll__snap_t snap[2];          /* the last two exchanges, for the policies */
     papcoll__policy_t *preview;       /* scratch copy of the policy (papcoll__preview) */
     double lag_err[PAPCOLL__LAG_WIN]; /* error spreads of each prediction against the next call's arrivals */

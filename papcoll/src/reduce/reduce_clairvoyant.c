@@ -321,10 +321,10 @@ static int start_send(exec_t *e, ev_t *v)
         return papcoll__isend_bytes(seg_at(e, s), (size_t)seg_n(e, s) * a->sig.esize, v->x->receiver,
                                     PAPCOLL__TAG_DATA, a->comm, &e->sreq[s]);
     char *buf = e->enc + (size_t)seg_lo(a->sig.count, e->c->N, s) * a->sig.esize + 4 * (size_t)s;
-    size_t n = papcoll__sparse_encode(seg_at(e, s), (size_t)seg_n(e, s), a->sig.esize, e->id, buf);
+    size_t dense = (size_t)seg_n(e, s), n = papcoll__sparse_encode(seg_at(e, s), dense, a->sig.esize, e->id, buf);
 
     e->sent_enc += (double)n;
-    e->sent_dense += (double)seg_n(e, s) * (double)a->sig.esize;
+    e->sent_dense += (double)dense * (double)a->sig.esize;
     return papcoll__isend_bytes(buf, n, v->x->receiver, PAPCOLL__TAG_DATA, a->comm, &e->sreq[s]);
 }
 

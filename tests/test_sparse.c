@@ -10,7 +10,13 @@
  *   - truncated, padded and corrupted messages (a run past n, overlapping
  *     runs, a zero-length run, a wrong size) are rejected before any run
  *     is visited;
- *   - a callback's non-zero return stops the walk and is returned.
+ *   - a callback's non-zero return stops the walk and is returned;
+ *   - merging two encodings (papcoll__sparse_merge) with a non-commutative
+ *     operation gives, decoded, the element-wise product lo (op) hi, for
+ *     every pair of the densities above (dense forms included), in runs
+ *     exactly when they are smaller; chains of merges (a rank that
+ *     receives several times) too; an invalid operand is rejected before
+ *     anything is written, and the operation's error is returned.
  * Exit status 1 when anything failed.
  */
 #include <stdlib.h>
@@ -127,6 +133,128 @@ static void malformed(void)
           "the callback's return did not stop the walk");
 }
 
+/* A non-commutative operation with the identity id (x op id = id op x = x):
+ * byte-wise 2 lo + hi + 1 where neither element is the identity.  (The
+ * merge calls it on every element of a dense operand, identities too.) */
+typedef struct {
+    size_t es;
+    const char *id;
+    int calls, fail_at;
+} op_arg_t;
+
+static int op_mix(void *arg, char *lo, char *hi, size_t len)
+{
+    op_arg_t *o = arg;
+    size_t i, j;
+
+    if (++o->calls == o->fail_at)
+        return -9;
+    for (i = 0; i < len; i++, lo += o->es, hi += o->es)
+        if (memcmp(lo, o->id, o->es) != 0 && memcmp(hi, o->id, o->es) == 0)
+            memcpy(hi, lo, o->es);
+        else if (memcmp(lo, o->id, o->es) != 0)
+            for (j = 0; j < o->es; j++)
+                hi[j] = (char)(2 * lo[j] + hi[j] + 1);
+    return 0;
+}
+
+static void expect_mix(const char *lo, const char *hi, char *out, size_t n, size_t es, const char *id)
+{
+    size_t i, j;
+
+    for (i = 0; i < n; i++) {
+        const char *l = lo + i * es, *h = hi + i * es;
+
+        for (j = 0; j < es; j++)
+            out[i * es + j] = memcmp(l, id, es) == 0   ? h[j]
+                              : memcmp(h, id, es) == 0 ? l[j]
+                                                       : (char)(2 * l[j] + h[j] + 1);
+    }
+}
+
+/* Decodes msg into out (n elements); 0 when msg is a valid encoding. */
+static int decode(char *msg, size_t bytes, char *out, size_t n, size_t es, const char *id)
+{
+    rebuild_t r = {out, es, 0, 0, 0};
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        memcpy(out + i * es, id, es);
+    return papcoll__sparse_runs(msg, bytes, n, es, put_run, &r) || r.bad;
+}
+
+/* Merges the encodings of lo and hi, checks the result against the
+ * element-wise product and leaves it in lo (so chains multiply). */
+static void merge_one(char *lo, const char *hi, size_t n, size_t es, const char *id, const char *what)
+{
+    size_t bound = papcoll__sparse_bound(n, es), lb, hb, mb = 0, runs = 0, kept = 0, i;
+    char *le = malloc(bound), *he = malloc(bound), *me = malloc(bound), *want = malloc(n * es + 1),
+         *got = malloc(n * es + 1);
+    op_arg_t o = {es, id, 0, 0};
+    int rc;
+
+    lb = papcoll__sparse_encode(lo, n, es, id, le);
+    hb = papcoll__sparse_encode(hi, n, es, id, he);
+    expect_mix(lo, hi, want, n, es, id);
+    rc = papcoll__sparse_merge(le, lb, he, hb, n, es, id, op_mix, &o, me, &mb);
+    check(rc == 0 && mb <= bound, "merge %s n=%zu es=%zu: rc %d, %zu bytes", what, n, es, rc, mb);
+    check(rc == 0 && decode(me, mb, got, n, es, id) == 0 && memcmp(got, want, n * es) == 0,
+          "merge %s n=%zu es=%zu: wrong product", what, n, es);
+    for (i = 0; i < n; i++) { /* the union of both operands' runs */
+        int in = memcmp(lo + i * es, id, es) != 0 || memcmp(hi + i * es, id, es) != 0;
+        int prev = i > 0 && (memcmp(lo + (i - 1) * es, id, es) != 0 || memcmp(hi + (i - 1) * es, id, es) != 0);
+
+        kept += in;
+        runs += in && !prev;
+    }
+    check(mb == (4 + 8 * runs + kept * es < bound ? 4 + 8 * runs + kept * es : bound),
+          "merge %s n=%zu es=%zu: %zu bytes for %zu runs of %zu elements", what, n, es, mb, runs, kept);
+    memcpy(lo, want, n * es);
+    free(le), free(he), free(me), free(want), free(got);
+}
+
+static void merges(size_t n, size_t es, double dl, double dh, int runlen)
+{
+    char id[16], *lo = malloc(n * es + 1), *hi = malloc(n * es + 1);
+    size_t j;
+    int step;
+
+    for (j = 0; j < es; j++)
+        id[j] = (char)(rnd() & 0xff);
+    fill(lo, n, es, id, dl, runlen);
+    for (step = 0; step < 3; step++) { /* lo absorbs three values in turn */
+        fill(hi, n, es, id, dh, runlen);
+        merge_one(lo, hi, n, es, id, step == 0 ? "pair" : "chain");
+    }
+    free(lo), free(hi);
+}
+
+/* An invalid operand writes nothing; the operation's error stops the merge. */
+static void merge_errors(void)
+{
+    uint32_t a[8] = {1, 2, 3, 7, 7, 7}, b[8] = {1, 0, 4, 9, 9, 9, 9}, out[16], both = 9, seven = 7, id = 0;
+    op_arg_t o = {4, (const char *)&id, 0, 1};
+    size_t mb = 0;
+
+    out[0] = 0xdeadbeef;
+    check(papcoll__sparse_merge((char *)a, 4 * 6, (char *)b, 4 * 7 - 1, 10, 4, &id, op_mix, &o, (char *)out, &mb) ==
+                  1 &&
+              out[0] == 0xdeadbeef && o.calls == 0,
+          "a truncated operand was merged");
+    a[2] = 12; /* a run past n */
+    check(papcoll__sparse_merge((char *)a, 4 * 6, (char *)b, 4 * 7, 10, 4, &id, op_mix, &o, (char *)out, &mb) == 1,
+          "a run past n was merged");
+    a[2] = 3;
+    check(papcoll__sparse_merge((char *)a, 4 * 6, (char *)b, 4 * 7, 10, 4, &id, op_mix, &o, (char *)out, &mb) == -9,
+          "the operation's error was not returned");
+    o.fail_at = 0;
+    op_mix(&o, (char *)&seven, (char *)&both, 1); /* elements 2 and 3: 7 (op) 9 */
+    check(papcoll__sparse_merge((char *)a, 4 * 6, (char *)b, 4 * 7, 10, 4, &id, op_mix, &o, (char *)out, &mb) == 0 &&
+              mb == 4 * (3 + 5) && out[0] == 1 && out[1] == 0 && out[2] == 5 && out[3] == 9 && out[4] == 9 &&
+              out[5] == both && out[6] == both && out[7] == 7,
+          "runs [0,4) and [2,5) did not make [0,5)");
+}
+
 int main(void)
 {
     static const size_t sizes[] = {0, 1, 2, 3, 7, 64, 255, 1000, 3000};
@@ -142,5 +270,11 @@ int main(void)
                 for (t = 0; t < 6; t++)
                     one(sizes[a], esz[b], dens[c], t < 3 ? 3 : 200);
     malformed();
+    for (a = 0; a < sizeof(sizes) / sizeof(sizes[0]); a++)
+        for (b = 0; b < sizeof(esz) / sizeof(esz[0]); b++)
+            for (c = 0; c < sizeof(dens) / sizeof(dens[0]); c++)
+                for (t = 0; t < (int)(sizeof(dens) / sizeof(dens[0])); t++)
+                    merges(sizes[a], esz[b], dens[c], dens[t], (a + c + t) % 2 ? 3 : 200);
+    merge_errors();
     return unit_summary();
 }

@@ -10,7 +10,9 @@
  *   runs    k (< DENSE), then k pairs (offset, length) in elements,
  *           ascending and disjoint, then the k runs' elements back to back
  * The encoder writes runs only when they are smaller than the dense form,
- * so a message never exceeds papcoll__sparse_bound(n, es) bytes.
+ * so a message never exceeds papcoll__sparse_bound(n, es) bytes.  A
+ * holder that keeps its value encoded combines another's into it with
+ * papcoll__sparse_merge, at a cost in the kept elements, not in n.
  */
 #ifndef PAPCOLL_SPARSE_H
 #define PAPCOLL_SPARSE_H
@@ -35,5 +37,21 @@ size_t papcoll__sparse_encode(const char *src, size_t n, size_t es, const void *
  * that is not a valid encoding of n elements. */
 int papcoll__sparse_runs(char *msg, size_t bytes, size_t n, size_t es,
                          int (*fn)(void *arg, size_t off, size_t len, char *data), void *arg);
+
+/*
+ * Combines the encodings lo (the lower ranks' operand, lo_bytes long) and
+ * hi of n elements into out (papcoll__sparse_bound bytes, apart from both)
+ * without expanding them: an element in a run of only one is copied (the
+ * other's is the identity id), one in runs of both is hi's, copied, then
+ * op(arg, lo's elements, out's, len) must make it lo (op) hi, in place.
+ * The result is the dense form when runs would not be smaller, so the
+ * work is in the runs' elements, not n, unless the result is dense.
+ * Returns 0 with *bytes the result's size, op's first non-zero return (op
+ * returns 0 or a negative code), or 1 when lo or hi is not a valid
+ * encoding of n elements (before anything is written).
+ */
+int papcoll__sparse_merge(char *lo, size_t lo_bytes, char *hi, size_t hi_bytes, size_t n, size_t es,
+                          const void *id, int (*op)(void *arg, char *lo, char *hi, size_t len), void *arg,
+                          char *out, size_t *bytes);
 
 #endif

@@ -137,25 +137,29 @@ static int absorb(const papcoll__args_t *a, const void *id, char *tmp, size_t n,
     return papcoll__red_combine_sparse(a, tmp, n, acc, a->sig.count, left);
 }
 
-/* Receives peer's value (sparse-encoded when id != NULL) and combines it into acc. */
-static int take(const papcoll__args_t *a, const void *id, char *tmp, char *acc, int peer, int left)
+/* Receives peer's value into tmp (cap bytes; sparse-encoded when id !=
+ * NULL, its size from MPI_Probe), *n its bytes. */
+static int receive(const papcoll__args_t *a, const void *id, char *tmp, size_t cap, int peer, size_t *n)
 {
     MPI_Status st;
-    int n = 0, rc;
+    int got = 0, rc;
 
-    if (id == NULL) {
-        if ((rc = papcoll__recv_bytes(tmp, a->bytes, peer, PAPCOLL__TAG_DATA, a->comm)) != PAPCOLL_OK)
-            return rc;
-        return absorb(a, id, tmp, a->bytes, acc, left);
-    }
+    *n = a->bytes;
+    if (id == NULL)
+        return papcoll__recv_bytes(tmp, a->bytes, peer, PAPCOLL__TAG_DATA, a->comm);
     if ((rc = PAPCOLL__ERR(PMPI_Probe(peer, PAPCOLL__TAG_DATA, a->comm, &st))) != PAPCOLL_OK ||
-        (rc = PAPCOLL__ERR(PMPI_Get_count(&st, MPI_BYTE, &n))) != PAPCOLL_OK)
+        (rc = PAPCOLL__ERR(PMPI_Get_count(&st, MPI_BYTE, &got))) != PAPCOLL_OK)
         return rc;
-    if (n < 0 || (size_t)n > papcoll__sparse_bound(a->sig.count, a->sig.esize))
+    if (got < 0 || (size_t)got > cap)
         return PAPCOLL_ERR_TRUNCATE;
-    if ((rc = papcoll__recv_bytes(tmp, (size_t)n, peer, PAPCOLL__TAG_DATA, a->comm)) != PAPCOLL_OK)
-        return rc;
-    return absorb(a, id, tmp, (size_t)n, acc, left);
+    *n = (size_t)got;
+    return papcoll__recv_bytes(tmp, *n, peer, PAPCOLL__TAG_DATA, a->comm);
+}
+
+/* papcoll__sparse_merge's operation: hi := lo (op) hi. */
+static int merge_op(void *arg, char *lo, char *hi, size_t len)
+{
+    return papcoll__reduce_local(arg, lo, hi, (int)len);
 }
 
 /* The coordinator's state, once its HANDOVER reached the root's
@@ -246,36 +250,59 @@ static int root_coordinate(const papcoll__args_t *a, const void *id, const int h
     return rc;
 }
 
-/* Tree-dyn, whole values: report whenever idle, obey each ORDER.  With an
- * identity (sparse.h) values travel run-length encoded, and tmp also holds
- * the encoding of the value sent. */
+/*
+ * Tree-dyn, whole values: report whenever idle, obey each ORDER.  With an
+ * identity (sparse.h) values travel run-length encoded, and a non-root
+ * keeps its own encoded from its arrival on: a received value is merged
+ * into it (papcoll__sparse_merge) and a SEND sends it as it is, so the
+ * work per pairing is in the active elements.  Decoding into a dense
+ * accumulator and encoding it again for the send read the whole vector
+ * three times per rank (a copy and the encoder's scan); on 8 ranks
+ * sharing 2 cores that was most of a balanced `over` compositing's time
+ * after the last arrival (docs/reduce.md, "Sparse values").  The root keeps
+ * the dense result in its receive buffer and combines the runs into it.
+ */
 static int pair_participant(const papcoll__args_t *a, const void *id, int S, int tag)
 {
-    int order[4], rc = PAPCOLL_OK;
-    size_t cap = papcoll__sparse_bound(a->sig.count, a->sig.esize) + 1;
-    char *acc = a->rank == a->root ? a->rbuf : papcoll__scratch(a, PAPCOLL__SCR_ACC, a->bytes);
-    char *tmp = papcoll__scratch(a, PAPCOLL__SCR_TMP, cap);
+    int order[4], root = a->rank == a->root, rc = PAPCOLL_OK;
+    size_t cap = papcoll__sparse_bound(a->sig.count, a->sig.esize), nb = a->bytes, got;
+    int enc = id != NULL && !root; /* the value is kept encoded */
+    char *acc = root ? a->rbuf : papcoll__scratch(a, PAPCOLL__SCR_ACC, enc ? cap : a->bytes);
+    char *tmp = papcoll__scratch(a, PAPCOLL__SCR_TMP, cap + 1);
+    char *spare = enc ? papcoll__scratch(a, PAPCOLL__SCR_ENC, cap) : NULL, *t;
 
-    if (acc == NULL || tmp == NULL)
+    if (acc == NULL || tmp == NULL || (enc && spare == NULL))
         return PAPCOLL_ERR_NOMEM;
-    papcoll__copy(acc, a->sbuf, a->bytes);
+    if (enc)
+        nb = papcoll__sparse_encode(a->sbuf, a->sig.count, a->sig.esize, id, acc);
+    else
+        papcoll__copy(acc, a->sbuf, a->bytes);
     while (rc == PAPCOLL_OK && a->size > 1) {
         if ((rc = papcoll__send_bytes(&S, sizeof(S), a->root, tag, a->comm)) != PAPCOLL_OK ||
             (rc = papcoll__recv_bytes(order, sizeof(order), a->root, PAPCOLL__TAG_RED_ORDER, a->comm)) !=
                 PAPCOLL_OK)
             break;
         if (order[0] == ORD_HANDOVER) { /* the root, on its arrival */
-            rc = root_coordinate(a, id, order, tag, acc, tmp, id == NULL ? a->bytes : cap - 1);
+            rc = root_coordinate(a, id, order, tag, acc, tmp, id == NULL ? a->bytes : cap);
             break;
         }
         if (order[0] == ORD_SEND) {
-            size_t nb =
-                id == NULL ? a->bytes : papcoll__sparse_encode(acc, a->sig.count, a->sig.esize, id, tmp);
-
-            rc = papcoll__send_bytes(id == NULL ? acc : tmp, nb, order[1], PAPCOLL__TAG_DATA, a->comm);
+            rc = papcoll__send_bytes(acc, nb, order[1], PAPCOLL__TAG_DATA, a->comm);
             break;
         }
-        rc = take(a, id, tmp, acc, order[1], order[2]);
+        if ((rc = receive(a, id, tmp, cap, order[1], &got)) != PAPCOLL_OK)
+            break;
+        if (!enc) {
+            rc = absorb(a, id, tmp, got, acc, order[2]);
+        } else {
+            int m = order[2] ? papcoll__sparse_merge(tmp, got, acc, nb, a->sig.count, a->sig.esize, id, merge_op,
+                                                     (void *)a, spare, &nb)
+                             : papcoll__sparse_merge(acc, nb, tmp, got, a->sig.count, a->sig.esize, id, merge_op,
+                                                     (void *)a, spare, &nb);
+
+            rc = m > 0 ? PAPCOLL_ERR_TRUNCATE : m;
+            t = acc, acc = spare, spare = t;
+        }
         if (order[3])
             break; /* the last pairing: acc is the result */
     }

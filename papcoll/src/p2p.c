@@ -9,8 +9,12 @@
  * Clairvoyant's executor waits this way in the foreground too: its schedule
  * makes ranks wait for predicted late ones, and a spinning waiter takes a
  * core from the ranks still computing (docs/reduce.md, "Clairvoyant").
+ * The fg_ waits of the arrival-driven pairing spin first, yielding between
+ * polls, for up to 1 ms, then nap the same way: its waits are short when
+ * arrivals are balanced, and every nap costs at least the timer slack.
  */
 #include <limits.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -18,14 +22,38 @@
 
 #define BACKOFF_MIN_NS 2000L
 #define BACKOFF_MAX_NS 200000L
+#define FG_SPIN_NS 1000000L
 
-static void backoff(long *ns)
+/* The pace of a polling wait: first sched_yield between polls until spin
+ * ends (a foreground wait that is likely short: a nap costs at least the
+ * kernel's timer slack, about 50 us), then naps from 2 us doubling to
+ * 200 us. */
+typedef struct {
+    long ns;
+    struct timespec spin; /* CLOCK_MONOTONIC end of the spinning phase */
+} pace_t;
+
+static void pace_init(pace_t *p, long spin_ns)
 {
-    struct timespec ts = {0, *ns};
+    clock_gettime(CLOCK_MONOTONIC, &p->spin);
+    p->spin.tv_nsec += spin_ns;
+    p->spin.tv_sec += p->spin.tv_nsec / 1000000000L;
+    p->spin.tv_nsec %= 1000000000L;
+    p->ns = BACKOFF_MIN_NS;
+}
 
+static void pace(pace_t *p)
+{
+    struct timespec now, ts = {0, p->ns};
+
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (now.tv_sec < p->spin.tv_sec || (now.tv_sec == p->spin.tv_sec && now.tv_nsec < p->spin.tv_nsec)) {
+        sched_yield();
+        return;
+    }
     nanosleep(&ts, NULL);
-    if (*ns < BACKOFF_MAX_NS)
-        *ns *= 2;
+    if (p->ns < BACKOFF_MAX_NS)
+        p->ns *= 2;
 }
 
 static int count_of(size_t bytes, int *count)
@@ -36,29 +64,52 @@ static int count_of(size_t bytes, int *count)
     return PAPCOLL_OK;
 }
 
-int papcoll__bg_waitall(int n, MPI_Request *reqs, MPI_Status *sts)
+static int waitall(int n, MPI_Request *reqs, MPI_Status *sts, long spin_ns)
 {
-    long ns = BACKOFF_MIN_NS;
+    pace_t p;
     int done = 0, rc;
 
+    pace_init(&p, spin_ns);
     while ((rc = PMPI_Testall(n, reqs, &done, sts)) == MPI_SUCCESS && !done)
-        backoff(&ns);
+        pace(&p);
     return PAPCOLL__ERR(rc);
+}
+
+int papcoll__bg_waitall(int n, MPI_Request *reqs, MPI_Status *sts)
+{
+    return waitall(n, reqs, sts, 0);
 }
 
 int papcoll__bg_waitsome(int n, MPI_Request *reqs, int *done, int *idx, MPI_Status *sts)
 {
-    long ns = BACKOFF_MIN_NS;
+    pace_t p;
     int rc;
 
+    pace_init(&p, 0);
     while ((rc = PMPI_Testsome(n, reqs, done, idx, sts)) == MPI_SUCCESS && *done == 0)
-        backoff(&ns);
+        pace(&p);
     return PAPCOLL__ERR(rc);
 }
 
 int papcoll__bg_wait(MPI_Request *req)
 {
-    return papcoll__bg_waitall(1, req, MPI_STATUSES_IGNORE);
+    return waitall(1, req, MPI_STATUSES_IGNORE, 0);
+}
+
+int papcoll__fg_wait(MPI_Request *req)
+{
+    return waitall(1, req, MPI_STATUSES_IGNORE, FG_SPIN_NS);
+}
+
+int papcoll__fg_waitany(int n, MPI_Request *reqs, int *idx, MPI_Status *st)
+{
+    pace_t p;
+    int done = 0, rc;
+
+    pace_init(&p, FG_SPIN_NS);
+    while ((rc = PMPI_Testany(n, reqs, idx, &done, st)) == MPI_SUCCESS && !done)
+        pace(&p);
+    return PAPCOLL__ERR(rc);
 }
 
 int papcoll__stage_reserve(papcoll__stage_t *st, size_t bytes)
@@ -81,22 +132,33 @@ void *papcoll__scratch(const papcoll__args_t *a, int slot, size_t bytes)
     return papcoll__stage_reserve(st, bytes + 1) == PAPCOLL_OK ? st->buf : NULL;
 }
 
-int papcoll__bg_probe(int src, int tag, MPI_Comm comm, MPI_Message *msg, size_t *bytes)
+static int probe(int src, int tag, MPI_Comm comm, MPI_Message *msg, size_t *bytes, long spin_ns)
 {
     MPI_Status status;
-    long ns = BACKOFF_MIN_NS;
+    pace_t p;
     int flag = 0, n = 0, rc;
 
+    pace_init(&p, spin_ns);
     for (;;) {
         if ((rc = PMPI_Improbe(src, tag, comm, &flag, msg, &status)) != MPI_SUCCESS)
             return PAPCOLL__ERR(rc);
         if (flag)
             break;
-        backoff(&ns);
+        pace(&p);
     }
     PMPI_Get_count(&status, MPI_BYTE, &n);
     *bytes = (size_t)n;
     return PAPCOLL_OK;
+}
+
+int papcoll__bg_probe(int src, int tag, MPI_Comm comm, MPI_Message *msg, size_t *bytes)
+{
+    return probe(src, tag, comm, msg, bytes, 0);
+}
+
+int papcoll__fg_probe(int src, int tag, MPI_Comm comm, MPI_Message *msg, size_t *bytes)
+{
+    return probe(src, tag, comm, msg, bytes, FG_SPIN_NS);
 }
 
 /* Receives one message of unknown size from src into st->buf at offset

@@ -15,12 +15,16 @@
 int papcoll__bg_wait(MPI_Request *req);
 int papcoll__bg_waitall(int n, MPI_Request *reqs, MPI_Status *sts);
 int papcoll__bg_waitsome(int n, MPI_Request *reqs, int *done, int *idx, MPI_Status *sts);
+/* Foreground waits that yield between polls for up to 1 ms, then nap. */
+int papcoll__fg_wait(MPI_Request *req);
+int papcoll__fg_waitany(int n, MPI_Request *reqs, int *idx, MPI_Status *st);
 /* Receives one message of unknown size from src, appended to st->buf at
  * st->len; *len (may be NULL) gets its size. */
 int papcoll__bg_recv(papcoll__stage_t *st, int src, int tag, MPI_Comm comm, size_t *len);
 /* Waits (polling) for one message from src and matches it: *msg for
  * PMPI_Imrecv, *bytes its size.  For parts that choose the buffer by size. */
 int papcoll__bg_probe(int src, int tag, MPI_Comm comm, MPI_Message *msg, size_t *bytes);
+int papcoll__fg_probe(int src, int tag, MPI_Comm comm, MPI_Message *msg, size_t *bytes);
 int papcoll__stage_reserve(papcoll__stage_t *st, size_t bytes);
 /* A work buffer of at least bytes for role slot (PAPCOLL__SCR_*) of the
  * calling thread's part of a call, or NULL (NOMEM).  The site keeps it for

@@ -138,22 +138,28 @@ static int absorb(const papcoll__args_t *a, const void *id, char *tmp, size_t n,
 }
 
 /* Receives peer's value into tmp (cap bytes; sparse-encoded when id !=
- * NULL, its size from MPI_Probe), *n its bytes. */
+ * NULL, its size from a probe), *n its bytes.  Like every wait of a
+ * whole-value participant it naps (p2p.h's background waits) instead of
+ * spinning in MPI: a rank waiting for a late partner leaves the shared
+ * cores to the ranks still computing (docs/reduce.md, the protocol). */
 static int receive(const papcoll__args_t *a, const void *id, char *tmp, size_t cap, int peer, size_t *n)
 {
-    MPI_Status st;
-    int got = 0, rc;
+    MPI_Message msg;
+    MPI_Request rq;
+    int rc;
 
     *n = a->bytes;
     if (id == NULL)
-        return papcoll__recv_bytes(tmp, a->bytes, peer, PAPCOLL__TAG_DATA, a->comm);
-    if ((rc = PAPCOLL__ERR(PMPI_Probe(peer, PAPCOLL__TAG_DATA, a->comm, &st))) != PAPCOLL_OK ||
-        (rc = PAPCOLL__ERR(PMPI_Get_count(&st, MPI_BYTE, &got))) != PAPCOLL_OK)
+        return (rc = papcoll__irecv_bytes(tmp, a->bytes, peer, PAPCOLL__TAG_DATA, a->comm, &rq)) != PAPCOLL_OK
+                   ? rc
+                   : papcoll__fg_wait(&rq);
+    if ((rc = papcoll__fg_probe(peer, PAPCOLL__TAG_DATA, a->comm, &msg, n)) != PAPCOLL_OK)
         return rc;
-    if (got < 0 || (size_t)got > cap)
+    if (*n > cap)
         return PAPCOLL_ERR_TRUNCATE;
-    *n = (size_t)got;
-    return papcoll__recv_bytes(tmp, *n, peer, PAPCOLL__TAG_DATA, a->comm);
+    if ((rc = PAPCOLL__ERR(PMPI_Imrecv(tmp, (int)*n, MPI_BYTE, &msg, &rq))) != PAPCOLL_OK)
+        return rc;
+    return papcoll__fg_wait(&rq);
 }
 
 /* papcoll__sparse_merge's operation: hi := lo (op) hi. */
@@ -198,7 +204,7 @@ static int issue(const papcoll__args_t *a, size_t cap, const papcoll__dyn_pair_t
 
 /*
  * The root's foreground after the HANDOVER ho (whole values): it is the
- * coordinator from its arrival on, taking READYs in one MPI_Waitany with
+ * coordinator from its arrival on, taking READYs in one wait (napping) with
  * its own receive, and pairing itself whenever it is idle, without a
  * message.  So no pairing waits for a thread to wake: while the root's
  * foreground waits in MPI, the monitor thread blocked in MPI_Recv sleeps,
@@ -221,7 +227,7 @@ static int root_coordinate(const papcoll__args_t *a, const void *id, const int h
     if (rc == PAPCOLL_OK && c->pairs < c->P - 1)
         rc = post_ready(a, tag, &S, &rq[1]);
     while (rc == PAPCOLL_OK) {
-        if ((rc = PAPCOLL__ERR(PMPI_Waitany(2, rq, &i, &st))) != PAPCOLL_OK)
+        if ((rc = papcoll__fg_waitany(2, rq, &i, &st)) != PAPCOLL_OK)
             break;
         if (i == 1) { /* a READY */
             if (papcoll__dyn_ready(c, st.MPI_SOURCE, &pr)) {
@@ -265,6 +271,7 @@ static int root_coordinate(const papcoll__args_t *a, const void *id, const int h
 static int pair_participant(const papcoll__args_t *a, const void *id, int S, int tag)
 {
     int order[4], root = a->rank == a->root, rc = PAPCOLL_OK;
+    MPI_Request rq;
     size_t cap = papcoll__sparse_bound(a->sig.count, a->sig.esize), nb = a->bytes, got;
     int enc = id != NULL && !root; /* the value is kept encoded */
     char *acc = root ? a->rbuf : papcoll__scratch(a, PAPCOLL__SCR_ACC, enc ? cap : a->bytes);
@@ -279,15 +286,17 @@ static int pair_participant(const papcoll__args_t *a, const void *id, int S, int
         papcoll__copy(acc, a->sbuf, a->bytes);
     while (rc == PAPCOLL_OK && a->size > 1) {
         if ((rc = papcoll__send_bytes(&S, sizeof(S), a->root, tag, a->comm)) != PAPCOLL_OK ||
-            (rc = papcoll__recv_bytes(order, sizeof(order), a->root, PAPCOLL__TAG_RED_ORDER, a->comm)) !=
-                PAPCOLL_OK)
+            (rc = papcoll__irecv_bytes(order, sizeof(order), a->root, PAPCOLL__TAG_RED_ORDER, a->comm, &rq)) !=
+                PAPCOLL_OK ||
+            (rc = papcoll__fg_wait(&rq)) != PAPCOLL_OK)
             break;
         if (order[0] == ORD_HANDOVER) { /* the root, on its arrival */
             rc = root_coordinate(a, id, order, tag, acc, tmp, id == NULL ? a->bytes : cap);
             break;
         }
         if (order[0] == ORD_SEND) {
-            rc = papcoll__send_bytes(acc, nb, order[1], PAPCOLL__TAG_DATA, a->comm);
+            if ((rc = papcoll__isend_bytes(acc, nb, order[1], PAPCOLL__TAG_DATA, a->comm, &rq)) == PAPCOLL_OK)
+                rc = papcoll__fg_wait(&rq);
             break;
         }
         if ((rc = receive(a, id, tmp, cap, order[1], &got)) != PAPCOLL_OK)

@@ -139,9 +139,10 @@ static int absorb(const papcoll__args_t *a, const void *id, char *tmp, size_t n,
 
 /* Receives peer's value into tmp (cap bytes; sparse-encoded when id !=
  * NULL, its size from a probe), *n its bytes.  Like every wait of a
- * whole-value participant it naps (p2p.h's background waits) instead of
- * spinning in MPI: a rank waiting for a late partner leaves the shared
- * cores to the ranks still computing (docs/reduce.md, the protocol). */
+ * whole-value participant it polls, yielding for 1 ms and then napping
+ * (p2p.h's fg_ waits), instead of spinning in MPI: a rank waiting for a
+ * late partner leaves the shared cores to the ranks still computing
+ * (docs/reduce.md, "Whole-value participants yield, then nap"). */
 static int receive(const papcoll__args_t *a, const void *id, char *tmp, size_t cap, int peer, size_t *n)
 {
     MPI_Message msg;
@@ -207,7 +208,7 @@ static int issue(const papcoll__args_t *a, size_t cap, const papcoll__dyn_pair_t
  * coordinator from its arrival on, taking READYs in one wait (napping) with
  * its own receive, and pairing itself whenever it is idle, without a
  * message.  So no pairing waits for a thread to wake: while the root's
- * foreground waits in MPI, the monitor thread blocked in MPI_Recv sleeps,
+ * foreground waits, the monitor thread blocked in MPI_Recv sleeps,
  * and each READY it gets first has to be handed to it and scheduled.
  * acc: the root's value (its receive buffer); tmp: cap bytes.
  */
@@ -262,8 +263,8 @@ static int root_coordinate(const papcoll__args_t *a, const void *id, const int h
  * keeps its own encoded from its arrival on: a received value is merged
  * into it (papcoll__sparse_merge) and a SEND sends it as it is, so the
  * work per pairing is in the active elements.  Decoding into a dense
- * accumulator and encoding it again for the send read the whole vector
- * three times per rank (a copy and the encoder's scan); on 8 ranks
+ * accumulator (a copy of the vector) and encoding it again for the send
+ * (a scan) read the whole vector at least twice per rank; on 8 ranks
  * sharing 2 cores that was most of a balanced `over` compositing's time
  * after the last arrival (docs/reduce.md, "Sparse values").  The root keeps
  * the dense result in its receive buffer and combines the runs into it.

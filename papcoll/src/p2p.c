@@ -27,29 +27,35 @@
 /* The pace of a polling wait: first sched_yield between polls until spin
  * ends (a foreground wait that is likely short: a nap costs at least the
  * kernel's timer slack, about 50 us), then naps from 2 us doubling to
- * 200 us. */
+ * 200 us.  A wait without a spinning phase never reads the clock. */
 typedef struct {
     long ns;
+    int spinning;
     struct timespec spin; /* CLOCK_MONOTONIC end of the spinning phase */
 } pace_t;
 
 static void pace_init(pace_t *p, long spin_ns)
 {
+    p->ns = BACKOFF_MIN_NS;
+    if (!(p->spinning = spin_ns > 0))
+        return;
     clock_gettime(CLOCK_MONOTONIC, &p->spin);
     p->spin.tv_nsec += spin_ns;
     p->spin.tv_sec += p->spin.tv_nsec / 1000000000L;
     p->spin.tv_nsec %= 1000000000L;
-    p->ns = BACKOFF_MIN_NS;
 }
 
 static void pace(pace_t *p)
 {
     struct timespec now, ts = {0, p->ns};
 
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    if (now.tv_sec < p->spin.tv_sec || (now.tv_sec == p->spin.tv_sec && now.tv_nsec < p->spin.tv_nsec)) {
-        sched_yield();
-        return;
+    if (p->spinning) {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        p->spinning = now.tv_sec < p->spin.tv_sec || (now.tv_sec == p->spin.tv_sec && now.tv_nsec < p->spin.tv_nsec);
+        if (p->spinning) {
+            sched_yield();
+            return;
+        }
     }
     nanosleep(&ts, NULL);
     if (p->ns < BACKOFF_MAX_NS)

@@ -150,17 +150,16 @@ static int receive(const papcoll__args_t *a, const void *id, char *tmp, size_t c
     int rc;
 
     *n = a->bytes;
-    if (id == NULL)
-        return (rc = papcoll__irecv_bytes(tmp, a->bytes, peer, PAPCOLL__TAG_DATA, a->comm, &rq)) != PAPCOLL_OK
-                   ? rc
-                   : papcoll__fg_wait(&rq);
-    if ((rc = papcoll__fg_probe(peer, PAPCOLL__TAG_DATA, a->comm, &msg, n)) != PAPCOLL_OK)
-        return rc;
-    if (*n > cap)
-        return PAPCOLL_ERR_TRUNCATE;
-    if ((rc = PAPCOLL__ERR(PMPI_Imrecv(tmp, (int)*n, MPI_BYTE, &msg, &rq))) != PAPCOLL_OK)
-        return rc;
-    return papcoll__fg_wait(&rq);
+    if (id == NULL) {
+        rc = papcoll__irecv_bytes(tmp, a->bytes, peer, PAPCOLL__TAG_DATA, a->comm, &rq);
+    } else {
+        if ((rc = papcoll__fg_probe(peer, PAPCOLL__TAG_DATA, a->comm, &msg, n)) != PAPCOLL_OK)
+            return rc;
+        if (*n > cap)
+            return PAPCOLL_ERR_TRUNCATE;
+        rc = PAPCOLL__ERR(PMPI_Imrecv(tmp, (int)*n, MPI_BYTE, &msg, &rq));
+    }
+    return rc != PAPCOLL_OK ? rc : papcoll__fg_wait(&rq);
 }
 
 /* papcoll__sparse_merge's operation: hi := lo (op) hi. */
@@ -276,7 +275,7 @@ static int pair_participant(const papcoll__args_t *a, const void *id, int S, int
     size_t cap = papcoll__sparse_bound(a->sig.count, a->sig.esize), nb = a->bytes, got;
     int enc = id != NULL && !root; /* the value is kept encoded */
     char *acc = root ? a->rbuf : papcoll__scratch(a, PAPCOLL__SCR_ACC, enc ? cap : a->bytes);
-    char *tmp = papcoll__scratch(a, PAPCOLL__SCR_TMP, cap + 1);
+    char *tmp = papcoll__scratch(a, PAPCOLL__SCR_TMP, cap);
     char *spare = enc ? papcoll__scratch(a, PAPCOLL__SCR_ENC, cap) : NULL, *t;
 
     if (acc == NULL || tmp == NULL || (enc && spare == NULL))

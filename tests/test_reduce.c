@@ -35,6 +35,10 @@
  *                  the dense count; the cap counts encoded bytes (8 MiB on
  *                  the emulated cluster's model: 129 dense, the model's
  *                  53 at a quarter, the cap's 65 at a half).
+ *   naps           papcoll__fg_naps (whether a whole-value participant's
+ *                  foreground waits nap): never when ranks do not share
+ *                  cores; when they do, from a tenth of the wall time as
+ *                  CPU time on, and without a previous call to look at.
  * Exit status 1 when anything failed.
  */
 #include <math.h>
@@ -42,6 +46,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "p2p.h"
 #include "reduce/engine.h"
 #include "unit.h"
 
@@ -388,6 +393,31 @@ static void test_density(void)
         }
 }
 
+/* ------------------------------------------------------------ naps */
+
+static void test_naps(void)
+{
+    static const double cases[][3] = { /* cpu, wall, naps when oversubscribed */
+        {0.060, 0.229, 1}, /* the PIC's push and render, 8 ranks on 2 cores */
+        {0.0047, 0.119, 0}, /* papbench: 100 ms of sleep and a barrier */
+        {0.0101, 0.100, 1}, /* just above a tenth */
+        {0.0099, 0.100, 0}, /* just below */
+        {1.0, 1.0, 1},
+        {0, 0, 1},          /* no time between two calls: nothing says they sleep */
+        {NAN, NAN, 1},      /* the first call */
+        {0.5, NAN, 1},
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        check(papcoll__fg_naps(1, cases[i][0], cases[i][1]) == (int)cases[i][2],
+              "oversubscribed, cpu %g s in %g s: naps %d, expected %d", cases[i][0], cases[i][1],
+              papcoll__fg_naps(1, cases[i][0], cases[i][1]), (int)cases[i][2]);
+        check(!papcoll__fg_naps(0, cases[i][0], cases[i][1]), "not oversubscribed, cpu %g s in %g s: naps",
+              cases[i][0], cases[i][1]);
+    }
+}
+
 int main(void)
 {
     unit_name = "test_reduce";
@@ -396,5 +426,6 @@ int main(void)
     test_stream();
     test_segments();
     test_density();
+    test_naps();
     return unit_summary();
 }

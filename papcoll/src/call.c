@@ -25,6 +25,7 @@
 #include "algo.h"
 #include "clock.h"
 #include "monitor.h"
+#include "p2p.h"
 
 /* Algorithms that need the monitor's plan job before they can run. */
 static int needs_job(papcoll_op_t op, int algo)
@@ -398,13 +399,18 @@ static int run(papcoll_site_t *site, papcoll_op_t op, int use_pat, const double 
 #undef PAPCOLL_OP
     };
     decision_t d;
-    double arrival;
+    papcoll_ctx_t *ctx;
+    double arrival, cpu, wall;
     int rc;
 
     if (site == NULL)
         return PAPCOLL_ERR_INVAL;
-    arrival = isnan(site->given_arrival) ? papcoll__now(site->ctx) : site->given_arrival;
+    ctx = site->ctx;
+    arrival = isnan(site->given_arrival) ? papcoll__now(ctx) : site->given_arrival;
     site->given_arrival = NAN;
+    cpu = papcoll__thread_cpu();
+    wall = papcoll__mono();
+    a->nap = papcoll__fg_naps(ctx->oversubscribed, cpu - ctx->exit_cpu, wall - ctx->exit_wall);
     if (site->op != op)
         return PAPCOLL_ERR_OP;
     a->site = site;
@@ -424,7 +430,9 @@ static int run(papcoll_site_t *site, papcoll_op_t op, int use_pat, const double 
     if (rc == PAPCOLL_OK)
         rc = execute(site, a, &d);
     warn_fallback(site, &d);
-    finish(site, a, &d, arrival, papcoll__now(site->ctx));
+    finish(site, a, &d, arrival, papcoll__now(ctx));
+    ctx->exit_cpu = papcoll__thread_cpu();
+    ctx->exit_wall = papcoll__mono();
     return rc;
 }
 

@@ -2,9 +2,11 @@
  * Contexts: communicators, options, the monitor thread's lifetime, errors.
  */
 #include <ini.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "context.h"
@@ -397,6 +399,25 @@ papcoll_ctx_t *papcoll_ctx_from_comm(MPI_Comm comm)
     return ctx;
 }
 
+/*
+ * Whether this rank shares cores with other ranks, from what the launcher
+ * tells it (Open MPI's environment): mpi_yield_when_idle set (`mpirun --mca
+ * mpi_yield_when_idle 1`, as on the emulated cluster, whose nodes share the
+ * machine's cores: docs/emucluster.md), or more ranks on this node than
+ * online processors.  Read from the environment, not through the MPI tool
+ * interface: Open MPI 4.1's MPI_T_finalize closes components the running
+ * library still uses.  0 (the library's own default) when nothing says so.
+ */
+static int oversubscribed(void)
+{
+    const char *y = getenv("OMPI_MCA_mpi_yield_when_idle"), *n = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+
+    if (y != NULL && (strcmp(y, "1") == 0 || strcmp(y, "true") == 0))
+        return 1;
+    return n != NULL && cores > 0 && atol(n) > cores;
+}
+
 int papcoll_init(MPI_Comm comm, const papcoll_options_t *opts, papcoll_ctx_t **out)
 {
     static const papcoll_options_t none;
@@ -426,6 +447,8 @@ int papcoll_init(MPI_Comm comm, const papcoll_options_t *opts, papcoll_ctx_t **o
     ctx->comm = comm;
     PMPI_Query_thread(&provided);
     ctx->has_monitor = provided == MPI_THREAD_MULTIPLE && !opts->no_monitor;
+    ctx->oversubscribed = oversubscribed();
+    ctx->exit_cpu = ctx->exit_wall = NAN;
     rc = read_options(ctx, opts);
     if ((rc = agree(ctx, rc)) != PAPCOLL_OK || (rc = agree_reduce(ctx)) != PAPCOLL_OK)
         goto fail;

@@ -12,8 +12,11 @@
  * The fg_ waits of the arrival-driven pairing spin first, yielding between
  * polls, for up to 1 ms, then nap the same way: its waits are short when
  * arrivals are balanced, and every nap costs at least the timer slack.
+ * They nap only when the call's ranks share cores with computing ones
+ * (papcoll__fg_naps); else they yield until done.
  */
 #include <limits.h>
+#include <math.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <time.h>
@@ -27,17 +30,18 @@
 /* The pace of a polling wait: first sched_yield between polls until spin
  * ends (a foreground wait that is likely short: a nap costs at least the
  * kernel's timer slack, about 50 us), then naps from 2 us doubling to
- * 200 us.  A wait without a spinning phase never reads the clock. */
+ * 200 us; spin < 0: sched_yield until done.  A wait without a spinning
+ * phase, or with one that never ends, never reads the clock. */
 typedef struct {
     long ns;
-    int spinning;
+    int spinning; /* 0: napping, 1: until spin, 2: for ever */
     struct timespec spin; /* CLOCK_MONOTONIC end of the spinning phase */
 } pace_t;
 
 static void pace_init(pace_t *p, long spin_ns)
 {
     p->ns = BACKOFF_MIN_NS;
-    if (!(p->spinning = spin_ns > 0))
+    if ((p->spinning = spin_ns < 0 ? 2 : spin_ns > 0) != 1)
         return;
     clock_gettime(CLOCK_MONOTONIC, &p->spin);
     p->spin.tv_nsec += spin_ns;
@@ -49,6 +53,10 @@ static void pace(pace_t *p)
 {
     struct timespec now, ts = {0, p->ns};
 
+    if (p->spinning == 2) {
+        sched_yield();
+        return;
+    }
     if (p->spinning) {
         clock_gettime(CLOCK_MONOTONIC, &now);
         p->spinning = now.tv_sec < p->spin.tv_sec || (now.tv_sec == p->spin.tv_sec && now.tv_nsec < p->spin.tv_nsec);
@@ -102,17 +110,30 @@ int papcoll__bg_wait(MPI_Request *req)
     return waitall(1, req, MPI_STATUSES_IGNORE, 0);
 }
 
-int papcoll__fg_wait(MPI_Request *req)
+/* The spinning phase of a foreground wait. */
+static long fg_spin(int nap)
 {
-    return waitall(1, req, MPI_STATUSES_IGNORE, FG_SPIN_NS);
+    return nap ? FG_SPIN_NS : -1;
 }
 
-int papcoll__fg_waitany(int n, MPI_Request *reqs, int *idx, MPI_Status *st)
+int papcoll__fg_naps(int oversubscribed, double cpu, double wall)
+{
+    if (!oversubscribed)
+        return 0;
+    return !(isfinite(cpu) && isfinite(wall) && wall > 0) || cpu >= 0.1 * wall;
+}
+
+int papcoll__fg_wait(MPI_Request *req, int nap)
+{
+    return waitall(1, req, MPI_STATUSES_IGNORE, fg_spin(nap));
+}
+
+int papcoll__fg_waitany(int n, MPI_Request *reqs, int *idx, MPI_Status *st, int nap)
 {
     pace_t p;
     int done = 0, rc;
 
-    pace_init(&p, FG_SPIN_NS);
+    pace_init(&p, fg_spin(nap));
     while ((rc = PMPI_Testany(n, reqs, idx, &done, st)) == MPI_SUCCESS && !done)
         pace(&p);
     return PAPCOLL__ERR(rc);
@@ -162,9 +183,9 @@ int papcoll__bg_probe(int src, int tag, MPI_Comm comm, MPI_Message *msg, size_t 
     return probe(src, tag, comm, msg, bytes, 0);
 }
 
-int papcoll__fg_probe(int src, int tag, MPI_Comm comm, MPI_Message *msg, size_t *bytes)
+int papcoll__fg_probe(int src, int tag, MPI_Comm comm, MPI_Message *msg, size_t *bytes, int nap)
 {
-    return probe(src, tag, comm, msg, bytes, FG_SPIN_NS);
+    return probe(src, tag, comm, msg, bytes, fg_spin(nap));
 }
 
 /* Receives one message of unknown size from src into st->buf at offset

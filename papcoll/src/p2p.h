@@ -15,16 +15,30 @@
 int papcoll__bg_wait(MPI_Request *req);
 int papcoll__bg_waitall(int n, MPI_Request *reqs, MPI_Status *sts);
 int papcoll__bg_waitsome(int n, MPI_Request *reqs, int *done, int *idx, MPI_Status *sts);
-/* Foreground waits that yield between polls for up to 1 ms, then nap. */
-int papcoll__fg_wait(MPI_Request *req);
-int papcoll__fg_waitany(int n, MPI_Request *reqs, int *idx, MPI_Status *st);
+/* Foreground waits that yield between polls, for up to 1 ms when nap is
+ * set and then nap, else until done (see papcoll__fg_naps). */
+int papcoll__fg_wait(MPI_Request *req, int nap);
+int papcoll__fg_waitany(int n, MPI_Request *reqs, int *idx, MPI_Status *st, int nap);
 /* Receives one message of unknown size from src, appended to st->buf at
  * st->len; *len (may be NULL) gets its size. */
 int papcoll__bg_recv(papcoll__stage_t *st, int src, int tag, MPI_Comm comm, size_t *len);
 /* Waits (polling) for one message from src and matches it: *msg for
  * PMPI_Imrecv, *bytes its size.  For parts that choose the buffer by size. */
 int papcoll__bg_probe(int src, int tag, MPI_Comm comm, MPI_Message *msg, size_t *bytes);
-int papcoll__fg_probe(int src, int tag, MPI_Comm comm, MPI_Message *msg, size_t *bytes);
+int papcoll__fg_probe(int src, int tag, MPI_Comm comm, MPI_Message *msg, size_t *bytes, int nap);
+/*
+ * Whether a call's foreground waits nap after their first millisecond: a
+ * napping rank leaves its core to co-located ranks that compute, and pays a
+ * timer slack (about 50 us) per nap in latency.  That is worth it only
+ * when ranks share cores (oversubscribed: context.c says how it is known)
+ * and they compute rather than sleep: the application thread used at least
+ * a tenth of its wall time as CPU time between its previous papcoll call
+ * and this one (cpu, wall; NaN when there was no previous call: nap).
+ * Computing ranks get their share of the shared cores (a quarter with 8
+ * ranks on 2 cores); ranks that sleep or wait for I/O use a few per cent.
+ * SPMD ranks do alike, so this rank's own phase stands for its neighbours'.
+ */
+int papcoll__fg_naps(int oversubscribed, double cpu, double wall);
 int papcoll__stage_reserve(papcoll__stage_t *st, size_t bytes);
 /* A work buffer of at least bytes for role slot (PAPCOLL__SCR_*) of the
  * calling thread's part of a call, or NULL (NOMEM).  The site keeps it for

@@ -8,7 +8,8 @@
  * to 200 us, so a message that is already there costs no sleep at all.
  * Clairvoyant's executor waits this way in the foreground too: its schedule
  * makes ranks wait for predicted late ones, and a spinning waiter takes a
- * core from the ranks still computing (docs/reduce.md, "Clairvoyant").
+ * core from the ranks still computing (docs/reduce.md, "Clairvoyant"); it
+ * yields instead where nobody computes (papcoll__fg_naps).
  * The fg_ waits of the arrival-driven pairing spin first, yielding between
  * polls, for up to 1 ms, then nap the same way: its waits are short when
  * arrivals are balanced, and every nap costs at least the timer slack.
@@ -94,15 +95,30 @@ int papcoll__bg_waitall(int n, MPI_Request *reqs, MPI_Status *sts)
     return waitall(n, reqs, sts, 0);
 }
 
-int papcoll__bg_waitsome(int n, MPI_Request *reqs, int *done, int *idx, MPI_Status *sts)
+static int waitsome(int n, MPI_Request *reqs, int *done, int *idx, MPI_Status *sts, long spin_ns)
 {
     pace_t p;
     int rc;
 
-    pace_init(&p, 0);
+    pace_init(&p, spin_ns);
     while ((rc = PMPI_Testsome(n, reqs, done, idx, sts)) == MPI_SUCCESS && *done == 0)
         pace(&p);
     return PAPCOLL__ERR(rc);
+}
+
+int papcoll__bg_waitsome(int n, MPI_Request *reqs, int *done, int *idx, MPI_Status *sts)
+{
+    return waitsome(n, reqs, done, idx, sts, 0);
+}
+
+int papcoll__cv_waitall(int n, MPI_Request *reqs, MPI_Status *sts, int nap)
+{
+    return waitall(n, reqs, sts, nap ? 0 : -1);
+}
+
+int papcoll__cv_waitsome(int n, MPI_Request *reqs, int *done, int *idx, MPI_Status *sts, int nap)
+{
+    return waitsome(n, reqs, done, idx, sts, nap ? 0 : -1);
 }
 
 int papcoll__bg_wait(MPI_Request *req)

@@ -10,11 +10,14 @@
 
 #include "site.h"
 
-/* Background waits (and Clairvoyant's foreground): poll with a growing
- * sleep instead of spinning. */
+/* Background waits: poll with a growing sleep instead of spinning. */
 int papcoll__bg_wait(MPI_Request *req);
 int papcoll__bg_waitall(int n, MPI_Request *reqs, MPI_Status *sts);
 int papcoll__bg_waitsome(int n, MPI_Request *reqs, int *done, int *idx, MPI_Status *sts);
+/* Clairvoyant's foreground: like the background waits when nap is set,
+ * else yielding between polls until done (see papcoll__fg_naps). */
+int papcoll__cv_waitall(int n, MPI_Request *reqs, MPI_Status *sts, int nap);
+int papcoll__cv_waitsome(int n, MPI_Request *reqs, int *done, int *idx, MPI_Status *sts, int nap);
 /* Foreground waits that yield between polls, for up to 1 ms when nap is
  * set and then nap, else until done (see papcoll__fg_naps). */
 int papcoll__fg_wait(MPI_Request *req, int nap);

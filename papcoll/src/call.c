@@ -391,6 +391,24 @@ static int execute(papcoll_site_t *site, papcoll__args_t *a, const decision_t *d
     return rc ? rc : rc2;
 }
 
+/* Whether this call's foreground waits may nap (papcoll__fg_naps), and the
+ * mark its exit leaves for the next call: the clocks are read only where
+ * ranks share cores, the one case that can nap. */
+static int call_naps(const papcoll_ctx_t *ctx)
+{
+    if (!ctx->oversubscribed)
+        return 0;
+    return papcoll__fg_naps(1, papcoll__thread_cpu() - ctx->exit_cpu, papcoll__mono() - ctx->exit_wall);
+}
+
+static void mark_exit(papcoll_ctx_t *ctx)
+{
+    if (!ctx->oversubscribed)
+        return;
+    ctx->exit_cpu = papcoll__thread_cpu();
+    ctx->exit_wall = papcoll__mono();
+}
+
 static int run(papcoll_site_t *site, papcoll_op_t op, int use_pat, const double *pat, papcoll__args_t *a)
 {
     static int (*const resolve[])(papcoll__args_t *) = {
@@ -400,7 +418,7 @@ static int run(papcoll_site_t *site, papcoll_op_t op, int use_pat, const double 
     };
     decision_t d;
     papcoll_ctx_t *ctx;
-    double arrival, cpu, wall;
+    double arrival;
     int rc;
 
     if (site == NULL)
@@ -408,9 +426,7 @@ static int run(papcoll_site_t *site, papcoll_op_t op, int use_pat, const double 
     ctx = site->ctx;
     arrival = isnan(site->given_arrival) ? papcoll__now(ctx) : site->given_arrival;
     site->given_arrival = NAN;
-    cpu = papcoll__thread_cpu();
-    wall = papcoll__mono();
-    a->nap = papcoll__fg_naps(ctx->oversubscribed, cpu - ctx->exit_cpu, wall - ctx->exit_wall);
+    a->nap = call_naps(ctx);
     if (site->op != op)
         return PAPCOLL_ERR_OP;
     a->site = site;
@@ -431,8 +447,7 @@ static int run(papcoll_site_t *site, papcoll_op_t op, int use_pat, const double 
         rc = execute(site, a, &d);
     warn_fallback(site, &d);
     finish(site, a, &d, arrival, papcoll__now(ctx));
-    ctx->exit_cpu = papcoll__thread_cpu();
-    ctx->exit_wall = papcoll__mono();
+    mark_exit(ctx);
     return rc;
 }
 

@@ -38,7 +38,9 @@
  *   naps           papcoll__fg_naps (whether a whole-value participant's
  *                  foreground waits nap): never when ranks do not share
  *                  cores; when they do, from a tenth of the wall time as
- *                  CPU time on, and without a previous call to look at.
+ *                  CPU time on, and without a previous call to look at;
+ *                  papcoll__pace_naps (when such a wait naps): after its
+ *                  yielding phase and before the call's nap_until.
  * Exit status 1 when anything failed.
  */
 #include <math.h>
@@ -407,6 +409,17 @@ static void test_naps(void)
         {NAN, NAN, 1},      /* the first call */
         {0.5, NAN, 1},
     };
+    static const double phases[][4] = { /* now, spin_end, nap_end, naps */
+        {10.0005, 10.001, 10.020, 0}, /* a foreground wait's first millisecond: yields */
+        {10.002, 10.001, 10.020, 1},  /* then naps */
+        {10.020, 10.001, 10.020, 0},  /* from the latest predicted arrival on: yields again */
+        {10.030, 10.001, 10.020, 0},
+        {10.0005, 10.001, 10.0008, 0}, /* the last arrival predicted inside the first millisecond: never naps */
+        {10.002, 10.001, 10.0008, 0},
+        {10.0, -INFINITY, 10.020, 1},  /* Clairvoyant's waits: no yielding phase */
+        {10.0, -INFINITY, -INFINITY, 0}, /* a call that does not nap */
+        {1e9, 10.001, INFINITY, 1},    /* no estimate: naps to the end */
+    };
     size_t i;
 
     for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -416,6 +429,10 @@ static void test_naps(void)
         check(!papcoll__fg_naps(0, cases[i][0], cases[i][1]), "not oversubscribed, cpu %g s in %g s: naps",
               cases[i][0], cases[i][1]);
     }
+    for (i = 0; i < sizeof(phases) / sizeof(phases[0]); i++)
+        check(papcoll__pace_naps(phases[i][0], phases[i][1], phases[i][2]) == (int)phases[i][3],
+              "at %g, yielding until %g, naps until %g: naps %d, expected %d", phases[i][0], phases[i][1],
+              phases[i][2], papcoll__pace_naps(phases[i][0], phases[i][1], phases[i][2]), (int)phases[i][3]);
 }
 
 int main(void)

@@ -401,6 +401,35 @@ static int call_naps(const papcoll_ctx_t *ctx)
     return papcoll__fg_naps(1, papcoll__thread_cpu() - ctx->exit_cpu, papcoll__mono() - ctx->exit_wall);
 }
 
+/*
+ * When this call's foreground waits stop napping (papcoll__mono): never
+ * started when the call does not nap; else at the predicted arrival of the
+ * last rank: the latest edge estimate that this call's exchange carried,
+ * plus how late the last rank came after that estimate in recent calls
+ * (median; where waiting ranks take the cores, the last rank's remaining
+ * work stretches far beyond its estimate).  Until then a waiting rank waits
+ * for ranks that compute, and leaves them the cores; after it, for
+ * messages and combines, and a nap would only add latency.  No such
+ * estimate (the exchange has not served this call, or a rank gave no
+ * edge): to the end.  Local, like the naps.
+ */
+static double nap_until(papcoll_site_t *site, int nap)
+{
+    const papcoll__snap_t *s = &site->snap[site->calls & 1];
+    int done = site->calls;
+
+    if (!nap)
+        return -INFINITY;
+    if (site->has_thread) {
+        pthread_mutex_lock(&site->lock);
+        done = site->done_iter;
+        pthread_mutex_unlock(&site->lock);
+    }
+    if (done != site->calls || s->iter != site->calls || !isfinite(s->edge_last))
+        return INFINITY; /* a slot still being written is not read: done first */
+    return papcoll__mono() + (s->edge_last + s->edge_lag - papcoll__now(site->ctx));
+}
+
 static void mark_exit(papcoll_ctx_t *ctx)
 {
     if (!ctx->oversubscribed)
@@ -419,14 +448,14 @@ static int run(papcoll_site_t *site, papcoll_op_t op, int use_pat, const double 
     decision_t d;
     papcoll_ctx_t *ctx;
     double arrival;
-    int rc;
+    int rc, nap;
 
     if (site == NULL)
         return PAPCOLL_ERR_INVAL;
     ctx = site->ctx;
     arrival = isnan(site->given_arrival) ? papcoll__now(ctx) : site->given_arrival;
     site->given_arrival = NAN;
-    a->nap = call_naps(ctx);
+    nap = call_naps(ctx);
     if (site->op != op)
         return PAPCOLL_ERR_OP;
     a->site = site;
@@ -443,6 +472,7 @@ static int run(papcoll_site_t *site, papcoll_op_t op, int use_pat, const double 
     rc = decide(site, a, use_pat, pat, &d);
     if (rc == PAPCOLL_ERR_STATE && use_pat)
         return rc; /* nothing was started: the call did not happen */
+    a->nap_until = nap_until(site, nap);
     if (rc == PAPCOLL_OK)
         rc = execute(site, a, &d);
     warn_fallback(site, &d);

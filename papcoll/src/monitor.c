@@ -58,15 +58,30 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The median of the first min(n, PAPCOLL__LAG_WIN) values of ring (NaN: none). */
+static double ring_median(const double *ring, int n)
+{
+    double w[PAPCOLL__LAG_WIN];
+    int k = n < PAPCOLL__LAG_WIN ? n : PAPCOLL__LAG_WIN;
+
+    memcpy(w, ring, (size_t)k * sizeof *w);
+    qsort(w, (size_t)k, sizeof *w, cmp_double);
+    return k == 0 ? NAN : k % 2 ? w[k / 2] : 0.5 * (w[k / 2 - 1] + w[k / 2]);
+}
+
 /* The policies' inputs from exchange `it` into slot it % 2.  The slot
  * still holds exchange it - 2, whose prediction (for call it - 2) is
  * scored against the arrivals of call it - 1 first: the lag-1 error a
- * policy deciding from the previous exchange makes (call.c). */
+ * policy deciding from the previous exchange makes (call.c).  The other
+ * slot holds exchange it - 1, whose latest edge estimate is scored against
+ * call it - 1's last arrival: how late the last rank comes after its
+ * estimate (edge_lag, for the end of the naps in call.c). */
 static void snapshot(papcoll_site_t *site, int it)
 {
     papcoll__snap_t *s = &site->snap[it & 1];
+    const papcoll__snap_t *o = &site->snap[(it - 1) & 1];
     int P = site->ctx->size, i;
-    double *col = site->col, lo, mx = -INFINITY, e, w[PAPCOLL__LAG_WIN];
+    double *col = site->col, lo, mx = -INFINITY, e;
 
     for (i = 0; i < P; i++)
         col[i] = site->xchg[i * PAPCOLL__XCHG + PAPCOLL__X_ARRIVAL];
@@ -81,11 +96,17 @@ static void snapshot(papcoll_site_t *site, int it)
     for (i = 0; i < P; i++)
         mx = fmax(mx, site->xchg[i * PAPCOLL__XCHG + PAPCOLL__X_EXIT]);
     s->runtime = !isnan(s->spread) && isfinite(mx) ? mx - s->first : NAN;
-    i = site->nlag < PAPCOLL__LAG_WIN ? site->nlag : PAPCOLL__LAG_WIN;
-    memcpy(w, site->lag_err, (size_t)i * sizeof *w);
-    qsort(w, (size_t)i, sizeof *w, cmp_double);
-    s->lag_noise = i == 0 ? NAN : i % 2 ? w[i / 2] : 0.5 * (w[i / 2 - 1] + w[i / 2]);
+    s->lag_noise = ring_median(site->lag_err, site->nlag);
+    if (it >= 1 && o->iter == it - 1 && !isnan(s->spread) && isfinite(o->edge_last))
+        site->edge_err[site->nedge++ % PAPCOLL__LAG_WIN] = s->first + s->spread - o->edge_last;
+    s->edge_lag = site->nedge > 0 ? ring_median(site->edge_err, site->nedge) : 0;
     s->noise = site->noise;
+    s->edge_last = -INFINITY;
+    for (i = 0; i < P; i++)
+        s->edge_last = fmax(s->edge_last, site->xchg[i * PAPCOLL__XCHG + PAPCOLL__X_EST]);
+    for (i = 0; i < P; i++)
+        if (isnan(site->xchg[i * PAPCOLL__XCHG + PAPCOLL__X_EST]))
+            s->edge_last = NAN;
     memcpy(s->pred, site->pred, (size_t)P * sizeof(double));
     s->iter = it;
 }

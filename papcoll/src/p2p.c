@@ -14,7 +14,11 @@
  * polls, for up to 1 ms, then nap the same way: its waits are short when
  * arrivals are balanced, and every nap costs at least the timer slack.
  * They nap only when the call's ranks share cores with computing ones
- * (papcoll__fg_naps); else they yield until done.
+ * (papcoll__fg_naps); else they yield until done.  The naps of a
+ * foreground wait end at the call's nap_until (call.c: the latest rank's
+ * predicted arrival), after which it yields: the ranks it waits for then
+ * communicate and combine rather than compute, and a nap would only add
+ * its latency to theirs.
  */
 #include <limits.h>
 #include <math.h>
@@ -22,49 +26,58 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "clock.h"
 #include "p2p.h"
 
 #define BACKOFF_MIN_NS 2000L
 #define BACKOFF_MAX_NS 200000L
-#define FG_SPIN_NS 1000000L
+#define FG_SPIN 1e-3
 
-/* The pace of a polling wait: first sched_yield between polls until spin
- * ends (a foreground wait that is likely short: a nap costs at least the
- * kernel's timer slack, about 50 us), then naps from 2 us doubling to
- * 200 us; spin < 0: sched_yield until done.  A wait without a spinning
- * phase, or with one that never ends, never reads the clock. */
+int papcoll__pace_naps(double now, double spin_end, double nap_end)
+{
+    return now >= spin_end && now < nap_end;
+}
+
+/* The pace of a polling wait: sched_yield between polls until spin_end (a
+ * foreground wait that is likely short: a nap costs at least the kernel's
+ * timer slack, about 50 us), then naps from 2 us doubling to 200 us until
+ * nap_end, then sched_yield again (papcoll__pace_naps).  A wait that naps
+ * from its start to its end (the background) never reads the clock; one
+ * that yields throughout never does either. */
 typedef struct {
     long ns;
-    int spinning; /* 0: napping, 1: until spin, 2: for ever */
-    struct timespec spin; /* CLOCK_MONOTONIC end of the spinning phase */
+    int phase;       /* 0: napping to the end, 1: reading the clock, 2: yielding to the end */
+    double spin_end; /* CLOCK_MONOTONIC (papcoll__mono) */
+    double nap_end;
 } pace_t;
 
-static void pace_init(pace_t *p, long spin_ns)
+static void pace_init(pace_t *p, double spin, double nap_until)
 {
     p->ns = BACKOFF_MIN_NS;
-    if ((p->spinning = spin_ns < 0 ? 2 : spin_ns > 0) != 1)
-        return;
-    clock_gettime(CLOCK_MONOTONIC, &p->spin);
-    p->spin.tv_nsec += spin_ns;
-    p->spin.tv_sec += p->spin.tv_nsec / 1000000000L;
-    p->spin.tv_nsec %= 1000000000L;
+    p->nap_end = nap_until;
+    p->spin_end = spin > 0 ? papcoll__mono() + spin : -INFINITY;
+    p->phase = nap_until == -INFINITY ? 2 : spin <= 0 && nap_until == INFINITY ? 0 : 1;
 }
 
 static void pace(pace_t *p)
 {
-    struct timespec now, ts = {0, p->ns};
+    struct timespec ts = {0, p->ns};
+    double now;
 
-    if (p->spinning == 2) {
-        sched_yield();
-        return;
-    }
-    if (p->spinning) {
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        p->spinning = now.tv_sec < p->spin.tv_sec || (now.tv_sec == p->spin.tv_sec && now.tv_nsec < p->spin.tv_nsec);
-        if (p->spinning) {
+    if (p->phase == 1) {
+        now = papcoll__mono();
+        if (now >= p->nap_end)
+            p->phase = 2;
+        else if (now >= p->spin_end && p->nap_end == INFINITY)
+            p->phase = 0; /* naps to the end: no more clock reads */
+        else if (!papcoll__pace_naps(now, p->spin_end, p->nap_end)) {
             sched_yield();
             return;
         }
+    }
+    if (p->phase == 2) {
+        sched_yield();
+        return;
     }
     nanosleep(&ts, NULL);
     if (p->ns < BACKOFF_MAX_NS)
@@ -79,12 +92,12 @@ static int count_of(size_t bytes, int *count)
     return PAPCOLL_OK;
 }
 
-static int waitall(int n, MPI_Request *reqs, MPI_Status *sts, long spin_ns)
+static int waitall(int n, MPI_Request *reqs, MPI_Status *sts, double spin, double nap_until)
 {
     pace_t p;
     int done = 0, rc;
 
-    pace_init(&p, spin_ns);
+    pace_init(&p, spin, nap_until);
     while ((rc = PMPI_Testall(n, reqs, &done, sts)) == MPI_SUCCESS && !done)
         pace(&p);
     return PAPCOLL__ERR(rc);
@@ -92,15 +105,15 @@ static int waitall(int n, MPI_Request *reqs, MPI_Status *sts, long spin_ns)
 
 int papcoll__bg_waitall(int n, MPI_Request *reqs, MPI_Status *sts)
 {
-    return waitall(n, reqs, sts, 0);
+    return waitall(n, reqs, sts, 0, INFINITY);
 }
 
-static int waitsome(int n, MPI_Request *reqs, int *done, int *idx, MPI_Status *sts, long spin_ns)
+static int waitsome(int n, MPI_Request *reqs, int *done, int *idx, MPI_Status *sts, double spin, double nap_until)
 {
     pace_t p;
     int rc;
 
-    pace_init(&p, spin_ns);
+    pace_init(&p, spin, nap_until);
     while ((rc = PMPI_Testsome(n, reqs, done, idx, sts)) == MPI_SUCCESS && *done == 0)
         pace(&p);
     return PAPCOLL__ERR(rc);
@@ -108,28 +121,22 @@ static int waitsome(int n, MPI_Request *reqs, int *done, int *idx, MPI_Status *s
 
 int papcoll__bg_waitsome(int n, MPI_Request *reqs, int *done, int *idx, MPI_Status *sts)
 {
-    return waitsome(n, reqs, done, idx, sts, 0);
+    return waitsome(n, reqs, done, idx, sts, 0, INFINITY);
 }
 
-int papcoll__cv_waitall(int n, MPI_Request *reqs, MPI_Status *sts, int nap)
+int papcoll__cv_waitall(int n, MPI_Request *reqs, MPI_Status *sts, double nap_until)
 {
-    return waitall(n, reqs, sts, nap ? 0 : -1);
+    return waitall(n, reqs, sts, 0, nap_until);
 }
 
-int papcoll__cv_waitsome(int n, MPI_Request *reqs, int *done, int *idx, MPI_Status *sts, int nap)
+int papcoll__cv_waitsome(int n, MPI_Request *reqs, int *done, int *idx, MPI_Status *sts, double nap_until)
 {
-    return waitsome(n, reqs, done, idx, sts, nap ? 0 : -1);
+    return waitsome(n, reqs, done, idx, sts, 0, nap_until);
 }
 
 int papcoll__bg_wait(MPI_Request *req)
 {
-    return waitall(1, req, MPI_STATUSES_IGNORE, 0);
-}
-
-/* The spinning phase of a foreground wait. */
-static long fg_spin(int nap)
-{
-    return nap ? FG_SPIN_NS : -1;
+    return waitall(1, req, MPI_STATUSES_IGNORE, 0, INFINITY);
 }
 
 int papcoll__fg_naps(int oversubscribed, double cpu, double wall)
@@ -139,17 +146,17 @@ int papcoll__fg_naps(int oversubscribed, double cpu, double wall)
     return !(isfinite(cpu) && isfinite(wall) && wall > 0) || cpu >= 0.1 * wall;
 }
 
-int papcoll__fg_wait(MPI_Request *req, int nap)
+int papcoll__fg_wait(MPI_Request *req, double nap_until)
 {
-    return waitall(1, req, MPI_STATUSES_IGNORE, fg_spin(nap));
+    return waitall(1, req, MPI_STATUSES_IGNORE, FG_SPIN, nap_until);
 }
 
-int papcoll__fg_waitany(int n, MPI_Request *reqs, int *idx, MPI_Status *st, int nap)
+int papcoll__fg_waitany(int n, MPI_Request *reqs, int *idx, MPI_Status *st, double nap_until)
 {
     pace_t p;
     int done = 0, rc;
 
-    pace_init(&p, fg_spin(nap));
+    pace_init(&p, FG_SPIN, nap_until);
     while ((rc = PMPI_Testany(n, reqs, idx, &done, st)) == MPI_SUCCESS && !done)
         pace(&p);
     return PAPCOLL__ERR(rc);
@@ -175,13 +182,13 @@ void *papcoll__scratch(const papcoll__args_t *a, int slot, size_t bytes)
     return papcoll__stage_reserve(st, bytes + 1) == PAPCOLL_OK ? st->buf : NULL;
 }
 
-static int probe(int src, int tag, MPI_Comm comm, MPI_Message *msg, size_t *bytes, long spin_ns)
+static int probe(int src, int tag, MPI_Comm comm, MPI_Message *msg, size_t *bytes, double spin, double nap_until)
 {
     MPI_Status status;
     pace_t p;
     int flag = 0, n = 0, rc;
 
-    pace_init(&p, spin_ns);
+    pace_init(&p, spin, nap_until);
     for (;;) {
         if ((rc = PMPI_Improbe(src, tag, comm, &flag, msg, &status)) != MPI_SUCCESS)
             return PAPCOLL__ERR(rc);
@@ -196,12 +203,12 @@ static int probe(int src, int tag, MPI_Comm comm, MPI_Message *msg, size_t *byte
 
 int papcoll__bg_probe(int src, int tag, MPI_Comm comm, MPI_Message *msg, size_t *bytes)
 {
-    return probe(src, tag, comm, msg, bytes, 0);
+    return probe(src, tag, comm, msg, bytes, 0, INFINITY);
 }
 
-int papcoll__fg_probe(int src, int tag, MPI_Comm comm, MPI_Message *msg, size_t *bytes, int nap)
+int papcoll__fg_probe(int src, int tag, MPI_Comm comm, MPI_Message *msg, size_t *bytes, double nap_until)
 {
-    return probe(src, tag, comm, msg, bytes, fg_spin(nap));
+    return probe(src, tag, comm, msg, bytes, FG_SPIN, nap_until);
 }
 
 /* Receives one message of unknown size from src into st->buf at offset

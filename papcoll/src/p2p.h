@@ -14,21 +14,25 @@
 int papcoll__bg_wait(MPI_Request *req);
 int papcoll__bg_waitall(int n, MPI_Request *reqs, MPI_Status *sts);
 int papcoll__bg_waitsome(int n, MPI_Request *reqs, int *done, int *idx, MPI_Status *sts);
-/* Clairvoyant's foreground: like the background waits when nap is set,
- * else yielding between polls until done (see papcoll__fg_naps). */
-int papcoll__cv_waitall(int n, MPI_Request *reqs, MPI_Status *sts, int nap);
-int papcoll__cv_waitsome(int n, MPI_Request *reqs, int *done, int *idx, MPI_Status *sts, int nap);
-/* Foreground waits that yield between polls, for up to 1 ms when nap is
- * set and then nap, else until done (see papcoll__fg_naps). */
-int papcoll__fg_wait(MPI_Request *req, int nap);
-int papcoll__fg_waitany(int n, MPI_Request *reqs, int *idx, MPI_Status *st, int nap);
+/* Clairvoyant's foreground: like the background waits until nap_until
+ * (CLOCK_MONOTONIC, papcoll__mono; -inf: never, inf: to the end), then
+ * yielding between polls until done (see papcoll__fg_naps). */
+int papcoll__cv_waitall(int n, MPI_Request *reqs, MPI_Status *sts, double nap_until);
+int papcoll__cv_waitsome(int n, MPI_Request *reqs, int *done, int *idx, MPI_Status *sts, double nap_until);
+/* Foreground waits that yield between polls for up to 1 ms, then nap
+ * until nap_until (as above), then yield again until done. */
+int papcoll__fg_wait(MPI_Request *req, double nap_until);
+int papcoll__fg_waitany(int n, MPI_Request *reqs, int *idx, MPI_Status *st, double nap_until);
 /* Receives one message of unknown size from src, appended to st->buf at
  * st->len; *len (may be NULL) gets its size. */
 int papcoll__bg_recv(papcoll__stage_t *st, int src, int tag, MPI_Comm comm, size_t *len);
 /* Waits (polling) for one message from src and matches it: *msg for
  * PMPI_Imrecv, *bytes its size.  For parts that choose the buffer by size. */
 int papcoll__bg_probe(int src, int tag, MPI_Comm comm, MPI_Message *msg, size_t *bytes);
-int papcoll__fg_probe(int src, int tag, MPI_Comm comm, MPI_Message *msg, size_t *bytes, int nap);
+int papcoll__fg_probe(int src, int tag, MPI_Comm comm, MPI_Message *msg, size_t *bytes, double nap_until);
+/* Whether a polling wait naps at time now: after its yielding phase
+ * (spin_end) and before its naps end (nap_end); else it yields. */
+int papcoll__pace_naps(double now, double spin_end, double nap_end);
 /*
  * Whether a call's foreground waits nap after their first millisecond: a
  * napping rank leaves its core to co-located ranks that compute, and pays a

@@ -52,6 +52,8 @@ typedef struct {
     double runtime;   /* max exchanged exit - first (NaN: none) */
     double lag_noise; /* median of the last 5 lag-1 error spreads (NaN: none yet) */
     double noise;     /* the predictor's noise at the exchange (papcoll__pred_noise; 0: none) */
+    double edge_last; /* latest edge estimate of the call served (global clock; NaN: a rank gave none) */
+    double edge_lag;  /* median of the recent calls' last arrival - edge_last (0: none yet) */
 } papcoll__snap_t;
 #define PAPCOLL__LAG_WIN 5
 
@@ -154,6 +156,8 @@ struct papcoll_site {
     papcoll__policy_t *preview;       /* scratch copy of the policy (papcoll__preview) */
     double lag_err[PAPCOLL__LAG_WIN]; /* error spreads of each prediction against the next call's arrivals */
     int nlag;                         /* of them recorded (ring position: nlag % PAPCOLL__LAG_WIN) */
+    double edge_err[PAPCOLL__LAG_WIN]; /* last arrival - latest edge estimate of recent calls */
+    int nedge;                        /* of them recorded (ring position: nedge % PAPCOLL__LAG_WIN) */
     double *col;          /* [P] scratch: one column of the exchange */
     papcoll__stage_t *stage; /* [P] background receive buffers */
     papcoll__stage_t scratch[PAPCOLL__SCRATCH_SLOTS]; /* the calling thread's work buffers (papcoll__scratch) */

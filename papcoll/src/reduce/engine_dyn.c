@@ -140,7 +140,8 @@ static int absorb(const papcoll__args_t *a, const void *id, char *tmp, size_t n,
 /* Receives peer's value into tmp (cap bytes; sparse-encoded when id !=
  * NULL, its size from a probe), *n its bytes.  Like every wait of a
  * whole-value participant it polls, yielding for 1 ms and then napping
- * when ranks share cores with computing ones (a->nap, papcoll__fg_naps),
+ * when ranks share cores with computing ones (papcoll__fg_naps) until the
+ * latest predicted arrival (a->nap_until), then yielding again,
  * instead of spinning in MPI: a rank waiting for a late partner leaves the
  * shared cores to the ranks still computing (docs/reduce.md, "Whole-value
  * participants yield, then nap"). */
@@ -154,13 +155,13 @@ static int receive(const papcoll__args_t *a, const void *id, char *tmp, size_t c
     if (id == NULL) {
         rc = papcoll__irecv_bytes(tmp, a->bytes, peer, PAPCOLL__TAG_DATA, a->comm, &rq);
     } else {
-        if ((rc = papcoll__fg_probe(peer, PAPCOLL__TAG_DATA, a->comm, &msg, n, a->nap)) != PAPCOLL_OK)
+        if ((rc = papcoll__fg_probe(peer, PAPCOLL__TAG_DATA, a->comm, &msg, n, a->nap_until)) != PAPCOLL_OK)
             return rc;
         if (*n > cap)
             return PAPCOLL_ERR_TRUNCATE;
         rc = PAPCOLL__ERR(PMPI_Imrecv(tmp, (int)*n, MPI_BYTE, &msg, &rq));
     }
-    return rc != PAPCOLL_OK ? rc : papcoll__fg_wait(&rq, a->nap);
+    return rc != PAPCOLL_OK ? rc : papcoll__fg_wait(&rq, a->nap_until);
 }
 
 /* papcoll__sparse_merge's operation: hi := lo (op) hi. */
@@ -228,7 +229,7 @@ static int root_coordinate(const papcoll__args_t *a, const void *id, const int h
     if (rc == PAPCOLL_OK && c->pairs < c->P - 1)
         rc = post_ready(a, tag, &S, &rq[1]);
     while (rc == PAPCOLL_OK) {
-        if ((rc = papcoll__fg_waitany(2, rq, &i, &st, a->nap)) != PAPCOLL_OK)
+        if ((rc = papcoll__fg_waitany(2, rq, &i, &st, a->nap_until)) != PAPCOLL_OK)
             break;
         if (i == 1) { /* a READY */
             if (papcoll__dyn_ready(c, st.MPI_SOURCE, &pr)) {
@@ -289,7 +290,7 @@ static int pair_participant(const papcoll__args_t *a, const void *id, int S, int
         if ((rc = papcoll__send_bytes(&S, sizeof(S), a->root, tag, a->comm)) != PAPCOLL_OK ||
             (rc = papcoll__irecv_bytes(order, sizeof(order), a->root, PAPCOLL__TAG_RED_ORDER, a->comm, &rq)) !=
                 PAPCOLL_OK ||
-            (rc = papcoll__fg_wait(&rq, a->nap)) != PAPCOLL_OK)
+            (rc = papcoll__fg_wait(&rq, a->nap_until)) != PAPCOLL_OK)
             break;
         if (order[0] == ORD_HANDOVER) { /* the root, on its arrival */
             rc = root_coordinate(a, id, order, tag, acc, tmp, id == NULL ? a->bytes : cap);
@@ -297,7 +298,7 @@ static int pair_participant(const papcoll__args_t *a, const void *id, int S, int
         }
         if (order[0] == ORD_SEND) {
             if ((rc = papcoll__isend_bytes(acc, nb, order[1], PAPCOLL__TAG_DATA, a->comm, &rq)) == PAPCOLL_OK)
-                rc = papcoll__fg_wait(&rq, a->nap);
+                rc = papcoll__fg_wait(&rq, a->nap_until);
             break;
         }
         if ((rc = receive(a, id, tmp, cap, order[1], &got)) != PAPCOLL_OK)

@@ -39,9 +39,9 @@
  * for events of earlier rounds or for the matching send of its round.
  * Marendic's executor waits for both transfers of each round; here a ready
  * segment leaves whatever the others wait for.  Waits poll, not MPI's
- * spinning wait, with a growing sleep when the call naps (p2p.h's
- * papcoll__cv_ waits, papcoll__fg_naps): ranks that wait for a late one
- * leave shared cores to the ranks still computing.  Partials
+ * spinning wait, with a growing sleep while the call naps (p2p.h's
+ * papcoll__cv_ waits, papcoll__fg_naps, a->nap_until): ranks that wait for
+ * a late one leave shared cores to the ranks still computing.  Partials
  * are combined in schedule order: COMMUTATIVE_ONLY (falls back to
  * rabenseifner); for a given schedule the bracketing is fixed, so results
  * repeat bit for bit.  SPARSE: with the site's identity (sparse.h) each
@@ -465,7 +465,7 @@ int papcoll_reduce_clairvoyant(const papcoll__args_t *a)
             rc = advance(&e, e.todo[--e.ntodo]);
         if (rc != PAPCOLL_OK || e.started == e.m)
             break;
-        if ((rc = papcoll__cv_waitsome(e.W, e.rreq, &done, idx, st, a->nap)) != PAPCOLL_OK)
+        if ((rc = papcoll__cv_waitsome(e.W, e.rreq, &done, idx, st, a->nap_until)) != PAPCOLL_OK)
             break;
         if (done == MPI_UNDEFINED) {
             rc = PAPCOLL_ERR_STATE; /* nothing to wait for, yet events left: not a valid schedule */
@@ -479,7 +479,7 @@ int papcoll_reduce_clairvoyant(const papcoll__args_t *a)
         }
     }
     if (rc == PAPCOLL_OK)
-        rc = papcoll__cv_waitall(c->N, e.sreq, MPI_STATUSES_IGNORE, a->nap);
+        rc = papcoll__cv_waitall(c->N, e.sreq, MPI_STATUSES_IGNORE, a->nap_until);
     if (e.sent_dense > 0) /* for the next plans' segment count (papcoll__model_density) */
         a->site->sent_density = e.sent_enc / e.sent_dense;
 out:

@@ -58,6 +58,17 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The largest of the first min(n, PAPCOLL__LAG_WIN) values of ring (0: none). */
+static double ring_max(const double *ring, int n)
+{
+    double m = 0;
+    int i;
+
+    for (i = 0; i < (n < PAPCOLL__LAG_WIN ? n : PAPCOLL__LAG_WIN); i++)
+        m = i == 0 ? ring[0] : fmax(m, ring[i]);
+    return m;
+}
+
 /* The median of the first min(n, PAPCOLL__LAG_WIN) values of ring (NaN: none). */
 static double ring_median(const double *ring, int n)
 {
@@ -75,7 +86,9 @@ static double ring_median(const double *ring, int n)
  * policy deciding from the previous exchange makes (call.c).  The other
  * slot holds exchange it - 1, whose latest edge estimate is scored against
  * call it - 1's last arrival: how late the last rank comes after its
- * estimate (edge_lag, for the end of the naps in call.c). */
+ * estimate (edge_lag, the largest of the last PAPCOLL__LAG_WIN, for the end
+ * of the naps in call.c: a wait that yields too early takes the cores from
+ * the last rank, one that naps too long adds a nap's latency). */
 static void snapshot(papcoll_site_t *site, int it)
 {
     papcoll__snap_t *s = &site->snap[it & 1];
@@ -99,7 +112,7 @@ static void snapshot(papcoll_site_t *site, int it)
     s->lag_noise = ring_median(site->lag_err, site->nlag);
     if (it >= 1 && o->iter == it - 1 && !isnan(s->spread) && isfinite(o->edge_last))
         site->edge_err[site->nedge++ % PAPCOLL__LAG_WIN] = s->first + s->spread - o->edge_last;
-    s->edge_lag = site->nedge > 0 ? ring_median(site->edge_err, site->nedge) : 0;
+    s->edge_lag = ring_max(site->edge_err, site->nedge);
     s->noise = site->noise;
     s->edge_last = -INFINITY;
     for (i = 0; i < P; i++)

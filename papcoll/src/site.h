@@ -53,7 +53,7 @@ typedef struct {
     double lag_noise; /* median of the last 5 lag-1 error spreads (NaN: none yet) */
     double noise;     /* the predictor's noise at the exchange (papcoll__pred_noise; 0: none) */
     double edge_last; /* latest edge estimate of the call served (global clock; NaN: a rank gave none) */
-    double edge_lag;  /* median of the recent calls' last arrival - edge_last (0: none yet) */
+    double edge_lag;  /* largest of the recent calls' last arrival - edge_last (0: none yet) */
 } papcoll__snap_t;
 #define PAPCOLL__LAG_WIN 5
 

@@ -406,12 +406,12 @@ static int call_naps(const papcoll_ctx_t *ctx)
  * started when the call does not nap; else at the predicted arrival of the
  * last rank: the latest edge estimate that this call's exchange carried,
  * plus how late the last rank came after that estimate in recent calls
- * (the largest lateness of the last 5; where waiting ranks take the cores,
- * the last rank's remaining work stretches far beyond its estimate).  Until then a waiting rank waits
- * for ranks that compute, and leaves them the cores; after it, for
- * messages and combines, and a nap would only add latency.  No such
- * estimate (the exchange has not served this call, or a rank gave no
- * edge): to the end.  Local, like the naps.
+ * (the largest lateness of the last 5; where waiting ranks take the
+ * cores, the last rank's remaining work stretches far beyond its
+ * estimate).  Until then a waiting rank waits for ranks that compute, and
+ * leaves them the cores; after it, for messages and combines, and a nap
+ * would only add latency.  No such estimate (the exchange has not served
+ * this call, or a rank gave no edge): to the end.  Local, like the naps.
  */
 static double nap_until(papcoll_site_t *site, int nap)
 {

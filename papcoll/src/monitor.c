@@ -61,12 +61,12 @@ static int cmp_double(const void *a, const void *b)
 /* The largest of the first min(n, PAPCOLL__LAG_WIN) values of ring (0: none). */
 static double ring_max(const double *ring, int n)
 {
-    double m = 0;
+    double m = -INFINITY;
     int i;
 
-    for (i = 0; i < (n < PAPCOLL__LAG_WIN ? n : PAPCOLL__LAG_WIN); i++)
-        m = i == 0 ? ring[0] : fmax(m, ring[i]);
-    return m;
+    for (i = 0; i < n && i < PAPCOLL__LAG_WIN; i++)
+        m = fmax(m, ring[i]);
+    return n > 0 ? m : 0;
 }
 
 /* The median of the first min(n, PAPCOLL__LAG_WIN) values of ring (NaN: none). */
@@ -115,11 +115,10 @@ static void snapshot(papcoll_site_t *site, int it)
     s->edge_lag = ring_max(site->edge_err, site->nedge);
     s->noise = site->noise;
     s->edge_last = -INFINITY;
-    for (i = 0; i < P; i++)
-        s->edge_last = fmax(s->edge_last, site->xchg[i * PAPCOLL__XCHG + PAPCOLL__X_EST]);
-    for (i = 0; i < P; i++)
-        if (isnan(site->xchg[i * PAPCOLL__XCHG + PAPCOLL__X_EST]))
-            s->edge_last = NAN;
+    for (i = 0; i < P && !isnan(s->edge_last); i++)
+        s->edge_last = isnan(site->xchg[i * PAPCOLL__XCHG + PAPCOLL__X_EST])
+                           ? NAN
+                           : fmax(s->edge_last, site->xchg[i * PAPCOLL__XCHG + PAPCOLL__X_EST]);
     memcpy(s->pred, site->pred, (size_t)P * sizeof(double));
     s->iter = it;
 }

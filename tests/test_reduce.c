@@ -10,8 +10,12 @@
  *   pairing        papcoll__dyn_ready (treedyn's and noncommut_treedyn's
  *                  coordinator) driven by an event simulation: ranks arrive
  *                  at random times (ties, the root first or last, all at
- *                  once), READY when idle, a receiver READY again after a
- *                  random combine time.  Every pairing must join two idle
+ *                  once, an end rank late), READY when idle, a receiver
+ *                  READY again after a random combine time; the last
+ *                  pairing decided ahead (papcoll__dyn_last) must name a
+ *                  rank that has not reported and the root, after P - 2
+ *                  pairings, and always happen for the late end rank.
+ *                  Every pairing must join two idle
  *                  ranks that still hold a value, the root must never send,
  *                  a NEIGHBOUR pairing must join adjacent ranges on the
  *                  right side, exactly P - 1 pairings must happen (no rank
@@ -139,7 +143,9 @@ static void mat_mul(const uint64_t *a, const uint64_t *b, uint64_t *c)
 
 /* A simulated run's state. */
 typedef struct {
-    int P, root, policy, pairs, done[MAXP], idle[MAXP], lo[MAXP], hi[MAXP], n;
+    int P, root, policy, pairs, done[MAXP], idle[MAXP], lo[MAXP], hi[MAXP], reported[MAXP], n;
+    int held;                   /* a pairing waits for its sender's report (decided ahead) */
+    papcoll__dyn_pair_t ahead;  /* that pairing */
     uint64_t m[MAXP][4], sum[MAXP], count[MAXP], ref[4], ref_sum;
     event_t ev[2 * MAXP];
     char what[96];
@@ -195,14 +201,30 @@ static void apply(sim_t *s, const papcoll__dyn_pair_t *pr, double now)
         push(s, now + rnd_unit(), b); /* combined: idle again */
 }
 
+/* A pairing from the coordinator: applied now, or, when its sender was
+ * told before it reported (papcoll__dyn_last), once that one reports. */
+static void take(sim_t *s, const papcoll__dyn_pair_t *pr, double now)
+{
+    s->held = !(s->idle[pr->snd] && s->idle[pr->rcv]);
+    if (s->held) {
+        check(pr->snd == s->ahead.snd || s->ahead.snd < 0, "%s: pairing %d -> %d with a busy rank", s->what,
+              pr->snd, pr->rcv);
+        s->ahead = *pr;
+    } else {
+        apply(s, pr, now);
+    }
+}
+
+static long decided_ahead; /* pairings decided before their sender reported, over all runs */
+
 static void simulate(papcoll__dyn_t *c, int P, int root, int policy, int shape)
 {
     sim_t *s = calloc(1, sizeof(*s));
     papcoll__dyn_pair_t pr;
-    int r, q, i;
+    int r, q, i, late = root == P - 1 ? 0 : P - 1;
     double now;
 
-    s->P = P, s->root = root, s->policy = policy;
+    s->P = P, s->root = root, s->policy = policy, s->ahead.snd = -1;
     snprintf(s->what, sizeof(s->what), "%s P=%d root=%d arrivals %d", policy ? "neighbour" : "any", P, root,
              shape);
     s->ref[0] = s->ref[3] = 1;
@@ -213,8 +235,9 @@ static void simulate(papcoll__dyn_t *c, int P, int root, int policy, int shape)
         s->sum[r] = rnd();
         s->ref_sum += s->sum[r];
         s->count[r] = 1, s->lo[r] = r, s->hi[r] = r + 1;
-        /* 0 random, 1 with ties, 2 the root last, 3 the root first, 4 all at once */
-        now = shape == 1 ? (double)(rnd() % 3) : shape == 4 ? 0 : rnd_unit();
+        /* 0 random, 1 with ties, 2 the root last, 3 the root first, 4 all at once, 5 an end rank
+         * (late) late, after every other value reached the root */
+        now = shape == 1 ? (double)(rnd() % 3) : shape == 4 ? 0 : shape == 5 && r == late ? 3.0 * P : rnd_unit();
         push(s, shape == 2 && r == root ? 2 : shape == 3 && r == root ? -1 : now, r);
     }
     papcoll__dyn_reset(c, (papcoll__dyn_policy_t)policy, root);
@@ -223,10 +246,24 @@ static void simulate(papcoll__dyn_t *c, int P, int root, int policy, int shape)
         for (i = 1; i < s->n; i++)
             now = s->ev[i].t < now ? s->ev[i].t : now;
         q = pop(s);
-        s->idle[q] = 1;
+        s->idle[q] = s->reported[q] = 1;
         if (papcoll__dyn_ready(c, q, &pr))
-            apply(s, &pr, now);
+            take(s, &pr, now);
+        else if (s->held && s->idle[s->ahead.snd] && s->idle[s->ahead.rcv])
+            take(s, &s->ahead, now);
+        if (papcoll__dyn_last(c, &pr)) { /* the coordinator orders the last rank now */
+            check(pr.rcv == root && pr.final && pr.snd != root && !s->reported[pr.snd] && s->reported[root] &&
+                      s->pairs == P - 2,
+                  "%s: last pairing %d -> %d decided ahead (reported %d, %d pairings)", s->what, pr.snd, pr.rcv,
+                  pr.snd >= 0 && pr.snd < P ? s->reported[pr.snd] : -1, s->pairs);
+            decided_ahead++;
+            if (s->idle[root] && papcoll__dyn_ready(c, root, &pr)) /* the root waited: it posts its receive */
+                take(s, &pr, now);
+        }
     }
+    check(!papcoll__dyn_expects(c) && !s->held, "%s: READYs still expected at the end", s->what);
+    check(shape != 5 || P < 2 || c->pre == late, "%s: the late rank was not ordered ahead (%d)", s->what,
+          c->pre);
     check(s->pairs == P - (P > 0) && s->count[root] == (uint64_t)P && s->sum[root] == s->ref_sum,
           "%s: %d pairings, the root holds %llu contributions (sum %s)", s->what, s->pairs,
           (unsigned long long)s->count[root], s->sum[root] == s->ref_sum ? "right" : "wrong");
@@ -239,21 +276,20 @@ static void simulate(papcoll__dyn_t *c, int P, int root, int policy, int shape)
 static void test_pairing(void)
 {
     static const int extra[] = {64, 100, MAXP};
-    papcoll__dyn_t *c = malloc(sizeof(*c) + 5 * MAXP * sizeof(int));
+    papcoll__dyn_t *c = malloc(papcoll__dyn_bytes(MAXP));
     int n, P, ri, policy, shape, trial, roots[3];
 
     for (n = 0; n < 40 + 3; n++) {
         P = n < 40 ? n + 1 : extra[n - 40];
-        c->P = P;
-        c->hi = (int *)(c + 1), c->lo_of = c->hi + P, c->holder = c->lo_of + P, c->idle = c->holder + P;
-        c->range = c->idle + P;
+        papcoll__dyn_layout(c, P);
         roots[0] = 0, roots[1] = P / 2, roots[2] = P - 1;
         for (policy = 0; policy < 2; policy++)
             for (ri = 0; ri < 3; ri++)
-                for (shape = 0; shape < 5; shape++)
+                for (shape = 0; shape < 6; shape++)
                     for (trial = 0; trial < (shape == 4 ? 1 : 20); trial++)
                         simulate(c, P, roots[ri], policy, shape);
     }
+    check(decided_ahead > 500, "only %ld last pairings were decided ahead", decided_ahead);
     free(c);
 }
 
@@ -308,7 +344,7 @@ static void stream_case(papcoll__dyn_t *c, int P, int root)
 
 static void test_stream(void)
 {
-    papcoll__dyn_t *c = malloc(sizeof(*c) + 5 * MAXP * sizeof(int));
+    papcoll__dyn_t *c = malloc(papcoll__dyn_bytes(MAXP));
     static const int when[][3] = {{1, 100, 0}, {2, 1000, 0}, {3, 2, 0},    {3, 3, 1},
                                   {5, 2, 0},   {5, 3, 1},    {8, 3, 0},    {8, 4, 1},
                                   {9, 2, 0},   {9, 3, 1},    {128, 21, 0}, {128, 22, 1}};
@@ -319,9 +355,7 @@ static void test_stream(void)
               when[i][0], when[i][1], when[i][2]);
 
     for (P = 2; P <= MAXP; P += P < 20 ? 1 : 27) {
-        c->P = P;
-        c->hi = (int *)(c + 1), c->lo_of = c->hi + P, c->holder = c->lo_of + P, c->idle = c->holder + P;
-        c->range = c->idle + P;
+        papcoll__dyn_layout(c, P);
         for (trial = 0; trial < 20; trial++)
             stream_case(c, P, trial % 3 == 0 ? 0 : trial % 3 == 1 ? P - 1 : (int)(rnd() % (uint64_t)P));
     }

@@ -146,9 +146,9 @@ int papcoll__fg_naps(int oversubscribed, double cpu, double wall)
     return !(isfinite(cpu) && isfinite(wall) && wall > 0) || cpu >= 0.1 * wall;
 }
 
-int papcoll__fg_wait(MPI_Request *req, double nap_until)
+int papcoll__fg_waitall(int n, MPI_Request *reqs, double nap_until)
 {
-    return waitall(1, req, MPI_STATUSES_IGNORE, FG_SPIN, nap_until);
+    return waitall(n, reqs, MPI_STATUSES_IGNORE, FG_SPIN, nap_until);
 }
 
 int papcoll__fg_waitany(int n, MPI_Request *reqs, int *idx, MPI_Status *st, double nap_until)

@@ -21,7 +21,7 @@ int papcoll__cv_waitall(int n, MPI_Request *reqs, MPI_Status *sts, double nap_un
 int papcoll__cv_waitsome(int n, MPI_Request *reqs, int *done, int *idx, MPI_Status *sts, double nap_until);
 /* Foreground waits that yield between polls for up to 1 ms, then nap
  * until nap_until (as above), then yield again until done. */
-int papcoll__fg_wait(MPI_Request *req, double nap_until);
+int papcoll__fg_waitall(int n, MPI_Request *reqs, double nap_until);
 int papcoll__fg_waitany(int n, MPI_Request *reqs, int *idx, MPI_Status *st, double nap_until);
 /* Receives one message of unknown size from src, appended to st->buf at
  * st->len; *len (may be NULL) gets its size. */

@@ -88,11 +88,13 @@ int papcoll__red_radix_engine(const papcoll__args_t *a, char *work, int me, cons
  */
 typedef enum { PAPCOLL__DYN_ANY, PAPCOLL__DYN_NEIGHBOUR } papcoll__dyn_policy_t;
 
-/* The coordinator's state: plan data (5 P ints), the pairing rules pure
+/* The coordinator's state: plan data (6 P ints), the pairing rules pure
  * (tests/test_reduce.c drives them without MPI). */
 typedef struct {
     int P, root, slot, pairs;
     int joined; /* streamed: non-roots that reported */
+    int nseen;  /* whole values: ranks that reported at least once */
+    int pre;    /* whole values: the rank told to send to the root before it reported, or -1 */
     /* 1 once the coordinator (monitor thread) handed this state to the
      * root's foreground: the release/acquire pair that orders the two
      * threads' accesses (the HANDOVER message also does, inside MPI) */
@@ -103,7 +105,13 @@ typedef struct {
     int *holder; /* [lo]: rank holding the range's value */
     int *idle;   /* [lo]: its holder waits for an order */
     int *range;  /* [rank]: start of the range the rank holds */
+    int *seen;   /* [rank]: it reported at least once */
 } papcoll__dyn_t;
+
+/* Bytes of a coordinator's state for P ranks, and its arrays laid out
+ * after the struct at c (c->P = P). */
+size_t papcoll__dyn_bytes(int P);
+void papcoll__dyn_layout(papcoll__dyn_t *c, int P);
 
 /* One pairing: snd gives its value to rcv, which combines it on the left
  * (left: snd's value is the lower operand) or the right; final: the last. */
@@ -120,8 +128,22 @@ typedef struct {
 
 /* A new reduction at root (every rank busy, holding its own value). */
 void papcoll__dyn_reset(papcoll__dyn_t *c, papcoll__dyn_policy_t policy, int root);
-/* Rank q is idle; 1 with *out when that makes a pairing, else 0. */
+/* Rank q is idle; 1 with *out when that makes a pairing, else 0.  Once
+ * the last pairing is decided ahead (papcoll__dyn_last), the root's report
+ * returns it and the last rank's is only counted. */
 int papcoll__dyn_ready(papcoll__dyn_t *c, int q, papcoll__dyn_pair_t *out);
+/*
+ * Whole values: the last pairing decided before its sender reports.  When
+ * the root has reported, every value but the root's and one rank L's has
+ * been sent or is on its way to the root (P - 2 pairings), and L has not
+ * reported, then Tree-dyn's rules (either policy) can only end with L
+ * sending to the root: 1 with that pairing (final) in *out, once, so that
+ * the coordinator orders L before it comes and L sends on arrival, without
+ * a READY/ORDER round trip.  Else 0.
+ */
+int papcoll__dyn_last(papcoll__dyn_t *c, papcoll__dyn_pair_t *out);
+/* Whether READYs of this call are still to come. */
+int papcoll__dyn_expects(const papcoll__dyn_t *c);
 /*
  * Whether treedyn streams a value of S segments among P ranks: when the
  * chain's balanced pipeline of about S + P - 1 segment hops is shorter than
@@ -140,6 +162,6 @@ int papcoll__red_dyn_participant(const papcoll__args_t *a, papcoll__dyn_policy_t
 int papcoll__red_dyn_coordinator(papcoll_site_t *site, const papcoll__plan_t *plan, int root,
                                  papcoll__dyn_policy_t policy);
 /* Their planner (red_dyn in algos.def) allocates the coordinator's state
- * (5 P ints) as plan data on a site's first plan: the only NOMEM point. */
+ * (papcoll__dyn_bytes) as plan data on a site's first plan: the only NOMEM point. */
 
 #endif

@@ -44,6 +44,17 @@
  *   measured difference).  Streamed, the root reports too (only to be
  *   told HANDOVER, or its FROM when every non-root came first; the
  *   coordinator then still takes that READY, so none is left over).
+ * LAST (whole values, both policies): once the root has reported and only
+ *   its value and that of one rank that has not reported are left (P - 2
+ *   pairings made), the rules can only end with that rank sending to the
+ *   root, so the root's foreground orders it at once (papcoll__dyn_last):
+ *   it sends on arrival, without a READY/ORDER round trip, and its READY
+ *   is only taken.
+ * PIECES (whole values, dense): a value travels in messages of at most
+ *   segment_bytes (under Open MPI's eager limit by default), so that no
+ *   pairing waits for a rendezvous round trip; the receiver of a pairing
+ *   gets its ORDER before the sender, so its receives are mostly posted
+ *   first.
  * In all the root never sends: a pairing that involves the root's value
  * makes the root receive.  The root's value is thus alive to the end and
  * the last pairing, between it and the one other value left, ends at the
@@ -53,11 +64,12 @@
  * (every other rank has sent), so the coordinator stops after it.
  *
  * Messages per call: 2P - 2 READYs (4 bytes: the segment count) and 2P - 2
- * ORDERs of 16 bytes, P - 1 values, less the root's: after HANDOVER its
+ * ORDERs of 16 bytes, P - 1 values (in pieces), less the root's: after HANDOVER its
  * READYs and the ORDERs it would get are function calls (streamed: P
  * READYs, 2P - 1 ORDERs or fewer, P - 1 streams).  Coordination on the critical path
  * per pairing: READY + ORDER latency (2 alpha) plus the coordinator's
- * reaction time, which HANDOVER cuts to the root's next poll.
+ * reaction time, which HANDOVER cuts to the root's next poll, and LAST
+ * removes for a late last rank.
  * Tags: READY alternates between two tags with the parity of the call (its
  * plan's index): a rank that finished call k may send its READY of call
  * k+1 while call k's coordinator still waits for others, and must not be
@@ -66,6 +78,7 @@
  * thread per site, jobs in order, the same host while the root is fixed;
  * a changed root drains the started part first, call.c).
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,6 +92,22 @@ enum { ORD_SEND = 1, ORD_RECV = 2, ORD_HANDOVER = 5 };
 
 static const char owner; /* marks the plan data as the coordinator's */
 
+size_t papcoll__dyn_bytes(int P)
+{
+    return sizeof(papcoll__dyn_t) + 6 * (size_t)P * sizeof(int);
+}
+
+void papcoll__dyn_layout(papcoll__dyn_t *c, int P)
+{
+    c->P = P;
+    c->hi = (int *)(c + 1);
+    c->lo_of = c->hi + P;
+    c->holder = c->lo_of + P;
+    c->idle = c->holder + P;
+    c->range = c->idle + P;
+    c->seen = c->range + P;
+}
+
 int papcoll__plan_red_dyn(papcoll__plan_t *plan, const papcoll__plan_in_t *in)
 {
     papcoll__dyn_t *c = papcoll__plan_xdata(plan, &owner);
@@ -86,14 +115,9 @@ int papcoll__plan_red_dyn(papcoll__plan_t *plan, const papcoll__plan_in_t *in)
     plan->has_tree = 0;
     if (c != NULL && c->P == in->P)
         return PAPCOLL_OK;
-    if ((c = malloc(sizeof(*c) + 5 * (size_t)in->P * sizeof(int))) == NULL)
+    if ((c = malloc(papcoll__dyn_bytes(in->P))) == NULL)
         return PAPCOLL_ERR_NOMEM; /* the site's first plan only */
-    c->P = in->P;
-    c->hi = (int *)(c + 1);
-    c->lo_of = c->hi + in->P;
-    c->holder = c->lo_of + in->P;
-    c->idle = c->holder + in->P;
-    c->range = c->idle + in->P;
+    papcoll__dyn_layout(c, in->P);
     papcoll__plan_xdata_set(plan, &owner, c, free);
     return PAPCOLL_OK;
 }
@@ -137,31 +161,62 @@ static int absorb(const papcoll__args_t *a, const void *id, char *tmp, size_t n,
     return papcoll__red_combine_sparse(a, tmp, n, acc, a->sig.count, left);
 }
 
+/*
+ * A whole value travels in pieces of at most the context's segment_bytes
+ * (by default just under Open MPI's eager limit), so that no pairing waits
+ * for a rendezvous round trip: on the emulated cluster a 128 KiB value sent
+ * in one message took about 0.4 ms longer after the last arrival
+ * (docs/reduce.md, "Whole values in eager pieces").  With an identity the
+ * value travels encoded, in one message whose size only the sender knows.
+ */
+static int pieces(const papcoll__args_t *a, const void *id)
+{
+    size_t seg = a->site->ctx->segment_bytes, k = (a->bytes + seg - 1) / seg;
+
+    return id != NULL || k < 1 ? 1 : k > INT_MAX ? INT_MAX : (int)k;
+}
+
+/* Posts the K pieces of the value buf (bytes long) as receives from src or
+ * sends to dst (send: 1), into rq[0..K). */
+static int post_value(const papcoll__args_t *a, int send, char *buf, size_t bytes, int K, int peer,
+                      MPI_Request *rq)
+{
+    int i, rc = PAPCOLL_OK;
+
+    for (i = 0; i < K && rc == PAPCOLL_OK; i++) {
+        size_t lo = bytes / K * i + (bytes % K) * i / K, hi = bytes / K * (i + 1) + (bytes % K) * (i + 1) / K;
+
+        rc = send ? papcoll__isend_bytes(buf + lo, hi - lo, peer, PAPCOLL__TAG_DATA, a->comm, &rq[i])
+                  : papcoll__irecv_bytes(buf + lo, hi - lo, peer, PAPCOLL__TAG_DATA, a->comm, &rq[i]);
+    }
+    return rc;
+}
+
 /* Receives peer's value into tmp (cap bytes; sparse-encoded when id !=
- * NULL, its size from a probe), *n its bytes.  Like every wait of a
- * whole-value participant it polls, yielding for 1 ms and then napping
- * when ranks share cores with computing ones (papcoll__fg_naps) until the
- * latest predicted arrival (a->nap_until), then yielding again,
+ * NULL, its size from a probe), *n its bytes; rq: K requests.  Like every
+ * wait of a whole-value participant it polls, yielding for 1 ms and then
+ * napping when ranks share cores with computing ones (papcoll__fg_naps)
+ * until the latest predicted arrival (a->nap_until), then yielding again,
  * instead of spinning in MPI: a rank waiting for a late partner leaves the
  * shared cores to the ranks still computing (docs/reduce.md, "Whole-value
  * participants yield, then nap"). */
-static int receive(const papcoll__args_t *a, const void *id, char *tmp, size_t cap, int peer, size_t *n)
+static int receive(const papcoll__args_t *a, const void *id, char *tmp, size_t cap, int peer, int K,
+                   MPI_Request *rq, size_t *n)
 {
     MPI_Message msg;
-    MPI_Request rq;
     int rc;
 
     *n = a->bytes;
     if (id == NULL) {
-        rc = papcoll__irecv_bytes(tmp, a->bytes, peer, PAPCOLL__TAG_DATA, a->comm, &rq);
+        rc = post_value(a, 0, tmp, a->bytes, K, peer, rq);
     } else {
         if ((rc = papcoll__fg_probe(peer, PAPCOLL__TAG_DATA, a->comm, &msg, n, a->nap_until)) != PAPCOLL_OK)
             return rc;
         if (*n > cap)
             return PAPCOLL_ERR_TRUNCATE;
-        rc = PAPCOLL__ERR(PMPI_Imrecv(tmp, (int)*n, MPI_BYTE, &msg, &rq));
+        rc = PAPCOLL__ERR(PMPI_Imrecv(tmp, (int)*n, MPI_BYTE, &msg, rq));
     }
-    return rc != PAPCOLL_OK ? rc : papcoll__fg_wait(&rq, a->nap_until);
+    return rc != PAPCOLL_OK ? rc : papcoll__fg_waitall(K, rq, a->nap_until);
 }
 
 /* papcoll__sparse_merge's operation: hi := lo (op) hi. */
@@ -187,20 +242,22 @@ static int post_ready(const papcoll__args_t *a, int tag, int *S, MPI_Request *rq
     return PAPCOLL__ERR(PMPI_Irecv(S, 1, MPI_INT, MPI_ANY_SOURCE, tag, a->comm, rq));
 }
 
-/* Issues pairing pr from the root's foreground: SEND to its sender, and
- * RECV to its receiver, or, when that is the root, its receive into tmp
- * (posted first, so the value lands in place) as *rq. */
-static int issue(const papcoll__args_t *a, size_t cap, const papcoll__dyn_pair_t *pr, char *tmp,
-                 MPI_Request *rq)
+/* Issues pairing pr from the root's foreground: the root's own receive
+ * into tmp (posted first, so the value lands in place; K pieces in rq,
+ * cap bytes when encoded) when it receives, and the ORDERs to the
+ * receiver, then the sender (ordered: 1, it has its ORDER already). */
+static int issue(const papcoll__args_t *a, const void *id, size_t cap, const papcoll__dyn_pair_t *pr,
+                 int ordered, char *tmp, int K, MPI_Request *rq)
 {
     int rc = PAPCOLL_OK;
 
     if (pr->rcv == a->root)
-        rc = papcoll__irecv_bytes(tmp, cap, pr->snd, PAPCOLL__TAG_DATA, a->comm, rq);
-    if (rc == PAPCOLL_OK)
-        rc = order(a->comm, pr->snd, ORD_SEND, pr->rcv, 0, 0);
-    if (rc == PAPCOLL_OK && pr->rcv != a->root)
+        rc = id == NULL ? post_value(a, 0, tmp, a->bytes, K, pr->snd, rq)
+                        : papcoll__irecv_bytes(tmp, cap, pr->snd, PAPCOLL__TAG_DATA, a->comm, rq);
+    else
         rc = order(a->comm, pr->rcv, ORD_RECV, pr->snd, pr->left, pr->final);
+    if (rc == PAPCOLL_OK && !ordered)
+        rc = order(a->comm, pr->snd, ORD_SEND, pr->rcv, 0, 0);
     return rc;
 }
 
@@ -211,6 +268,9 @@ static int issue(const papcoll__args_t *a, size_t cap, const papcoll__dyn_pair_t
  * message.  So no pairing waits for a thread to wake: while the root's
  * foreground waits, the monitor thread blocked in MPI_Recv sleeps,
  * and each READY it gets first has to be handed to it and scheduled.
+ * Once only the root's value and one rank's that has not reported are
+ * left, that rank is told to send to the root before it comes
+ * (papcoll__dyn_last); its READY, when it comes, is only taken.
  * acc: the root's value (its receive buffer); tmp: cap bytes.
  */
 static int root_coordinate(const papcoll__args_t *a, const void *id, const int ho[4], int tag, char *acc,
@@ -218,43 +278,69 @@ static int root_coordinate(const papcoll__args_t *a, const void *id, const int h
 {
     papcoll__dyn_t *c = handed_state(a);
     papcoll__dyn_pair_t pr = {ho[1], a->root, ho[2], ho[3]}, mine = pr;
-    MPI_Request rq[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL}; /* the root's receive, the next READY */
+    int K = pieces(a, id), S, i, n = 0, pend = 0, idle = 0, done = 0, rc = PAPCOLL_OK;
+    MPI_Request *rq = malloc(((size_t)K + 1) * sizeof(*rq)); /* the root's receive, then the next READY */
     MPI_Status st;
-    int S, i, n = 0, rc = PAPCOLL_OK;
 
-    if (c == NULL)
-        return PAPCOLL_ERR_STATE; /* no HANDOVER came from this plan's coordinator: cannot happen */
-    if (mine.snd >= 0)
-        rc = papcoll__irecv_bytes(tmp, cap, mine.snd, PAPCOLL__TAG_DATA, a->comm, &rq[0]);
-    if (rc == PAPCOLL_OK && c->pairs < c->P - 1)
-        rc = post_ready(a, tag, &S, &rq[1]);
+    if (c == NULL || rq == NULL) {
+        free(rq);
+        return c == NULL ? PAPCOLL_ERR_STATE : PAPCOLL_ERR_NOMEM; /* no HANDOVER from this plan: cannot happen */
+    }
+    for (i = 0; i <= K; i++)
+        rq[i] = MPI_REQUEST_NULL;
+    idle = mine.snd < 0; /* else the HANDOVER paired it: receive */
+    if (!idle) {
+        rc = issue(a, id, cap, &mine, 1, tmp, K, rq);
+        pend = K;
+    }
     while (rc == PAPCOLL_OK) {
-        if ((rc = papcoll__fg_waitany(2, rq, &i, &st, a->nap_until)) != PAPCOLL_OK)
-            break;
-        if (i == 1) { /* a READY */
-            if (papcoll__dyn_ready(c, st.MPI_SOURCE, &pr)) {
-                rc = issue(a, cap, &pr, tmp, &rq[0]);
-                mine = pr.rcv == a->root ? pr : mine;
+        if (papcoll__dyn_last(c, &pr)) { /* the last sender is known: order it now */
+            rc = order(a->comm, pr.snd, ORD_SEND, pr.rcv, 0, 0);
+            if (rc == PAPCOLL_OK && idle && papcoll__dyn_ready(c, a->root, &pr)) {
+                rc = issue(a, id, cap, &pr, 1, tmp, K, rq);
+                mine = pr, pend = K, idle = 0;
             }
-            if (rc == PAPCOLL_OK && c->pairs < c->P - 1)
-                rc = post_ready(a, tag, &S, &rq[1]);
+        }
+        if (rc != PAPCOLL_OK || (done && !papcoll__dyn_expects(c)))
+            break;
+        if (rq[K] == MPI_REQUEST_NULL && papcoll__dyn_expects(c) && (rc = post_ready(a, tag, &S, &rq[K])))
+            break;
+        if ((rc = papcoll__fg_waitany(K + 1, rq, &i, &st, a->nap_until)) != PAPCOLL_OK)
+            break;
+        if (i == MPI_UNDEFINED) {
+            rc = PAPCOLL_ERR_STATE; /* nothing to wait for before the last pairing: cannot happen */
+            break;
+        }
+        if (i == K) { /* a READY */
+            if (papcoll__dyn_ready(c, st.MPI_SOURCE, &pr)) {
+                rc = issue(a, id, cap, &pr, 0, tmp, K, rq);
+                if (pr.rcv == a->root) {
+                    mine = pr;
+                    pend = K, idle = 0;
+                }
+            }
             continue;
         }
-        if (i != 0)
-            return PAPCOLL_ERR_STATE; /* nothing to wait for before the last pairing: cannot happen */
-        if ((rc = PAPCOLL__ERR(PMPI_Get_count(&st, MPI_BYTE, &n))) == PAPCOLL_OK)
+        if (--pend > 0)
+            continue; /* a piece of the root's receive */
+        n = (int)a->bytes;
+        if (id != NULL)
+            rc = PAPCOLL__ERR(PMPI_Get_count(&st, MPI_BYTE, &n));
+        if (rc == PAPCOLL_OK)
             rc = absorb(a, id, tmp, (size_t)n, acc, mine.left);
-        if (rc != PAPCOLL_OK || mine.final)
-            break;
-        if (papcoll__dyn_ready(c, a->root, &pr)) { /* the root is idle again */
-            rc = issue(a, cap, &pr, tmp, &rq[0]);
-            mine = pr;
+        if (rc != PAPCOLL_OK || (done = mine.final))
+            continue;
+        idle = !papcoll__dyn_ready(c, a->root, &pr); /* the root is idle again */
+        if (!idle) {
+            rc = issue(a, id, cap, &pr, pr.snd == c->pre, tmp, K, rq);
+            mine = pr, pend = K;
         }
     }
-    if (rq[1] != MPI_REQUEST_NULL) { /* after the last pairing no READY comes */
-        PMPI_Cancel(&rq[1]);
-        PMPI_Wait(&rq[1], MPI_STATUS_IGNORE);
+    if (rq[K] != MPI_REQUEST_NULL) { /* after the last pairing no READY comes */
+        PMPI_Cancel(&rq[K]);
+        PMPI_Wait(&rq[K], MPI_STATUS_IGNORE);
     }
+    free(rq);
     return rc;
 }
 
@@ -272,16 +358,18 @@ static int root_coordinate(const papcoll__args_t *a, const void *id, const int h
  */
 static int pair_participant(const papcoll__args_t *a, const void *id, int S, int tag)
 {
-    int order[4], root = a->rank == a->root, rc = PAPCOLL_OK;
-    MPI_Request rq;
+    int order[4], root = a->rank == a->root, K = pieces(a, id), rc = PAPCOLL_OK;
+    MPI_Request rq, *prq = malloc((size_t)K * sizeof(*prq)); /* the pieces of a value */
     size_t cap = papcoll__sparse_bound(a->sig.count, a->sig.esize), nb = a->bytes, got;
     int enc = id != NULL && !root; /* the value is kept encoded */
     char *acc = root ? a->rbuf : papcoll__scratch(a, PAPCOLL__SCR_ACC, enc ? cap : a->bytes);
     char *tmp = papcoll__scratch(a, PAPCOLL__SCR_TMP, cap);
     char *spare = enc ? papcoll__scratch(a, PAPCOLL__SCR_ENC, cap) : NULL, *t;
 
-    if (acc == NULL || tmp == NULL || (enc && spare == NULL))
+    if (prq == NULL || acc == NULL || tmp == NULL || (enc && spare == NULL)) {
+        free(prq);
         return PAPCOLL_ERR_NOMEM;
+    }
     if (enc)
         nb = papcoll__sparse_encode(a->sbuf, a->sig.count, a->sig.esize, id, acc);
     else
@@ -290,18 +378,18 @@ static int pair_participant(const papcoll__args_t *a, const void *id, int S, int
         if ((rc = papcoll__send_bytes(&S, sizeof(S), a->root, tag, a->comm)) != PAPCOLL_OK ||
             (rc = papcoll__irecv_bytes(order, sizeof(order), a->root, PAPCOLL__TAG_RED_ORDER, a->comm, &rq)) !=
                 PAPCOLL_OK ||
-            (rc = papcoll__fg_wait(&rq, a->nap_until)) != PAPCOLL_OK)
+            (rc = papcoll__fg_waitall(1, &rq, a->nap_until)) != PAPCOLL_OK)
             break;
         if (order[0] == ORD_HANDOVER) { /* the root, on its arrival */
             rc = root_coordinate(a, id, order, tag, acc, tmp, id == NULL ? a->bytes : cap);
             break;
         }
         if (order[0] == ORD_SEND) {
-            if ((rc = papcoll__isend_bytes(acc, nb, order[1], PAPCOLL__TAG_DATA, a->comm, &rq)) == PAPCOLL_OK)
-                rc = papcoll__fg_wait(&rq, a->nap_until);
+            if ((rc = post_value(a, 1, acc, nb, K, order[1], prq)) == PAPCOLL_OK)
+                rc = papcoll__fg_waitall(K, prq, a->nap_until);
             break;
         }
-        if ((rc = receive(a, id, tmp, cap, order[1], &got)) != PAPCOLL_OK)
+        if ((rc = receive(a, id, tmp, cap, order[1], K, prq, &got)) != PAPCOLL_OK)
             break;
         if (!enc) {
             rc = absorb(a, id, tmp, got, acc, order[2]);
@@ -317,6 +405,7 @@ static int pair_participant(const papcoll__args_t *a, const void *id, int S, int
         if (order[3])
             break; /* the last pairing: acc is the result */
     }
+    free(prq);
     return rc;
 }
 
@@ -458,13 +547,13 @@ void papcoll__dyn_reset(papcoll__dyn_t *c, papcoll__dyn_policy_t policy, int roo
 
     c->policy = policy;
     c->root = root;
-    c->slot = -1;
-    c->pairs = c->joined = 0;
+    c->slot = c->pre = -1;
+    c->pairs = c->joined = c->nseen = 0;
     atomic_store_explicit(&c->handed, 0, memory_order_relaxed);
     for (r = 0; r < c->P; r++) {
         c->hi[r] = r + 1;
         c->lo_of[r] = c->holder[r] = c->range[r] = r;
-        c->idle[r] = 0;
+        c->idle[r] = c->seen[r] = 0;
     }
 }
 
@@ -516,13 +605,49 @@ static int neighbour_ready(papcoll__dyn_t *c, int q, papcoll__dyn_pair_t *out)
     return 0;
 }
 
+/* The pairing decided ahead: the last rank sends to the root. */
+static void last_pair(const papcoll__dyn_t *c, papcoll__dyn_pair_t *out)
+{
+    /* NEIGHBOUR: the root's range is every rank but pre, so pre is rank 0
+     * (its value the left operand) or P - 1 */
+    *out = (papcoll__dyn_pair_t){c->pre, c->root, c->policy == PAPCOLL__DYN_ANY || c->pre < c->root, 1};
+}
+
 int papcoll__dyn_ready(papcoll__dyn_t *c, int q, papcoll__dyn_pair_t *out)
 {
-    int paired = c->policy == PAPCOLL__DYN_ANY ? any_ready(c, q, out) : neighbour_ready(c, q, out);
+    int paired;
 
+    c->nseen += !c->seen[q];
+    c->seen[q] = 1;
+    if (c->pre >= 0) { /* the last pairing is decided: the root takes it */
+        if (q == c->root)
+            last_pair(c, out);
+        return q == c->root;
+    }
+    paired = c->policy == PAPCOLL__DYN_ANY ? any_ready(c, q, out) : neighbour_ready(c, q, out);
     if (paired)
         out->final = ++c->pairs == c->P - 1;
     return paired;
+}
+
+int papcoll__dyn_last(papcoll__dyn_t *c, papcoll__dyn_pair_t *out)
+{
+    int r;
+
+    if (c->pre >= 0 || c->P < 2 || c->pairs != c->P - 2 || c->nseen != c->P - 1 || !c->seen[c->root])
+        return 0;
+    for (r = 0; c->seen[r]; r++)
+        ;
+    c->pre = r;
+    c->pairs++;
+    c->slot = -1; /* the root, if it waited there */
+    last_pair(c, out);
+    return 1;
+}
+
+int papcoll__dyn_expects(const papcoll__dyn_t *c)
+{
+    return c->pairs < c->P - 1 || (c->pre >= 0 && !c->seen[c->pre]);
 }
 
 int papcoll__dyn_streams(int P, int S)
@@ -583,8 +708,8 @@ int papcoll__red_dyn_coordinator(papcoll_site_t *site, const papcoll__plan_t *pl
             for (n = papcoll__dyn_stream_ready(c, q, o), i = 0; i < n && rc == PAPCOLL_OK; i++)
                 rc = order(site->comm, o[i].dst, o[i].kind, o[i].peer, 0, 0);
         } else if (papcoll__dyn_ready(c, q, &pr) &&
-                   (rc = order(site->comm, pr.snd, ORD_SEND, pr.rcv, 0, 0)) == PAPCOLL_OK)
-            rc = order(site->comm, pr.rcv, ORD_RECV, pr.snd, pr.left, pr.final);
+                   (rc = order(site->comm, pr.rcv, ORD_RECV, pr.snd, pr.left, pr.final)) == PAPCOLL_OK)
+            rc = order(site->comm, pr.snd, ORD_SEND, pr.rcv, 0, 0); /* the receiver first: it posts sooner */
     }
     /* streamed, every non-root reported before the root: its FROM is sent,
      * its READY (it sends one, not knowing) is this call's last message */

@@ -20,7 +20,7 @@
  * Cost: as treedyn when neighbours become idle together; a rank can wait
  * although others are idle when none of them is its neighbour (Benoit Fig.
  * 3: up to 4/3 the levels).  Memory: two vectors per rank; the coordinator
- * 5 P ints (plan data).
+ * 6 P ints (plan data).
  * Restrictions: ORDERED; BACKGROUND (falls back to binomial without the
  * monitor thread).  Floating-point bracketing depends on the arrival order.
  */

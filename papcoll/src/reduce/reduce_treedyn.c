@@ -10,9 +10,10 @@
  *     2 (arrived)            slot = 2
  *     0 (arrived)            the root: 2 -> 0, slot empty
  *     3 (arrived)            slot = 3
- *     0 (combined 2)         3 -> 0, slot empty
- *     1 (arrived)            slot = 1
- *     0 (combined 3)         1 -> 0: the last pairing, 0 holds the result
+ *     0 (combined 2)         3 -> 0, slot empty; only 1 has not come, so the
+ *                            last pairing can only be 1 -> 0: 1 is told now
+ *     1 (arrived)            sends to 0 at once (its READY is only counted);
+ *                            0 combines it and holds the result
  *   (had 1 arrived while 0 combined 2, 1 -> 3 would have run meanwhile)
  *   with all arriving at once it pairs like a binomial tree, in READY order.
  *

@@ -54,6 +54,15 @@ int papcoll__stage_reserve(papcoll__stage_t *st, size_t bytes);
  * per page (docs/reduce.md, "Work buffers").  Not for a background part. */
 void *papcoll__scratch(const papcoll__args_t *a, int slot, size_t bytes);
 
+/* Byte offset of piece p of n bytes cut into P pieces (the first n % P
+ * one byte longer). */
+static inline size_t papcoll__piece(size_t n, int P, int p)
+{
+    size_t q = n / (size_t)P, r = n % (size_t)P;
+
+    return (size_t)p * q + ((size_t)p < r ? (size_t)p : r);
+}
+
 /* memcpy that accepts NULL pointers when n == 0 (count-0 collectives). */
 static inline void papcoll__copy(void *dst, const void *src, size_t n)
 {

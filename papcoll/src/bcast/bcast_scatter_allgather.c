@@ -21,14 +21,6 @@
 
 #include "bcast/engine.h"
 
-/* Byte offset of piece p of n bytes cut into P pieces. */
-static size_t piece(size_t n, int P, int p)
-{
-    size_t q = n / (size_t)P, r = n % (size_t)P;
-
-    return (size_t)p * q + ((size_t)p < r ? (size_t)p : r);
-}
-
 /* Binomial scatter of the subtree ranges, in place. */
 static int scatter(const papcoll__args_t *a, const papcoll__tree_t *t, int v)
 {
@@ -37,14 +29,14 @@ static int scatter(const papcoll__args_t *a, const papcoll__tree_t *t, int v)
     int P = a->size, i, c, rc = PAPCOLL_OK;
 
     if (t->parent[v] >= 0)
-        rc = papcoll__recv_bytes(a->rbuf + piece(n, P, t->lo[v]),
-                                 piece(n, P, t->hi[v]) - piece(n, P, t->lo[v]), v2r[t->parent[v]],
-                                 PAPCOLL__TAG_DATA, a->comm);
+        rc = papcoll__recv_bytes(a->rbuf + papcoll__piece(n, P, t->lo[v]),
+                                 papcoll__piece(n, P, t->hi[v]) - papcoll__piece(n, P, t->lo[v]),
+                                 v2r[t->parent[v]], PAPCOLL__TAG_DATA, a->comm);
     for (i = 0; i < papcoll__tree_nkids(t, v) && rc == PAPCOLL_OK; i++) {
         c = papcoll__tree_kid(t, v, i);
-        rc = papcoll__send_bytes(a->rbuf + piece(n, P, t->lo[c]),
-                                 piece(n, P, t->hi[c]) - piece(n, P, t->lo[c]), v2r[c], PAPCOLL__TAG_DATA,
-                                 a->comm);
+        rc = papcoll__send_bytes(a->rbuf + papcoll__piece(n, P, t->lo[c]),
+                                 papcoll__piece(n, P, t->hi[c]) - papcoll__piece(n, P, t->lo[c]), v2r[c],
+                                 PAPCOLL__TAG_DATA, a->comm);
     }
     return rc;
 }
@@ -60,10 +52,11 @@ static int ring(const papcoll__args_t *a, int v)
     for (k = 0; k < P - 1 && rc == PAPCOLL_OK; k++) {
         s = ((v - k) % P + P) % P;
         r = ((v - k - 1) % P + P) % P;
-        rc = PAPCOLL__ERR(PMPI_Sendrecv(a->rbuf + piece(n, P, s), (int)(piece(n, P, s + 1) - piece(n, P, s)),
-                                        MPI_BYTE, next, PAPCOLL__TAG_DATA, a->rbuf + piece(n, P, r),
-                                        (int)(piece(n, P, r + 1) - piece(n, P, r)), MPI_BYTE, prev,
-                                        PAPCOLL__TAG_DATA, a->comm, MPI_STATUS_IGNORE));
+        rc = PAPCOLL__ERR(PMPI_Sendrecv(a->rbuf + papcoll__piece(n, P, s),
+                                        (int)(papcoll__piece(n, P, s + 1) - papcoll__piece(n, P, s)),
+                                        MPI_BYTE, next, PAPCOLL__TAG_DATA, a->rbuf + papcoll__piece(n, P, r),
+                                        (int)(papcoll__piece(n, P, r + 1) - papcoll__piece(n, P, r)),
+                                        MPI_BYTE, prev, PAPCOLL__TAG_DATA, a->comm, MPI_STATUS_IGNORE));
     }
     return rc;
 }

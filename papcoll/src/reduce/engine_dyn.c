@@ -184,7 +184,7 @@ static int post_value(const papcoll__args_t *a, int send, char *buf, size_t byte
     int i, rc = PAPCOLL_OK;
 
     for (i = 0; i < K && rc == PAPCOLL_OK; i++) {
-        size_t lo = bytes / K * i + (bytes % K) * i / K, hi = bytes / K * (i + 1) + (bytes % K) * (i + 1) / K;
+        size_t lo = papcoll__piece(bytes, K, i), hi = papcoll__piece(bytes, K, i + 1);
 
         rc = send ? papcoll__isend_bytes(buf + lo, hi - lo, peer, PAPCOLL__TAG_DATA, a->comm, &rq[i])
                   : papcoll__irecv_bytes(buf + lo, hi - lo, peer, PAPCOLL__TAG_DATA, a->comm, &rq[i]);
@@ -278,27 +278,27 @@ static int root_coordinate(const papcoll__args_t *a, const void *id, const int h
 {
     papcoll__dyn_t *c = handed_state(a);
     papcoll__dyn_pair_t pr = {ho[1], a->root, ho[2], ho[3]}, mine = pr;
-    int K = pieces(a, id), S, i, n = 0, pend = 0, idle = 0, done = 0, rc = PAPCOLL_OK;
+    int K = pieces(a, id), S, i, n = 0, pend = 0, done = 0, rc = PAPCOLL_OK; /* pend 0, not done: idle */
     MPI_Request *rq = malloc(((size_t)K + 1) * sizeof(*rq)); /* the root's receive, then the next READY */
     MPI_Status st;
 
     if (c == NULL || rq == NULL) {
         free(rq);
-        return c == NULL ? PAPCOLL_ERR_STATE : PAPCOLL_ERR_NOMEM; /* no HANDOVER from this plan: cannot happen */
+        /* no HANDOVER from this plan's coordinator: cannot happen */
+        return c == NULL ? PAPCOLL_ERR_STATE : PAPCOLL_ERR_NOMEM;
     }
     for (i = 0; i <= K; i++)
         rq[i] = MPI_REQUEST_NULL;
-    idle = mine.snd < 0; /* else the HANDOVER paired it: receive */
-    if (!idle) {
+    if (mine.snd >= 0) { /* the HANDOVER paired it: receive */
         rc = issue(a, id, cap, &mine, 1, tmp, K, rq);
         pend = K;
     }
     while (rc == PAPCOLL_OK) {
         if (papcoll__dyn_last(c, &pr)) { /* the last sender is known: order it now */
             rc = order(a->comm, pr.snd, ORD_SEND, pr.rcv, 0, 0);
-            if (rc == PAPCOLL_OK && idle && papcoll__dyn_ready(c, a->root, &pr)) {
+            if (rc == PAPCOLL_OK && pend == 0 && papcoll__dyn_ready(c, a->root, &pr)) {
                 rc = issue(a, id, cap, &pr, 1, tmp, K, rq);
-                mine = pr, pend = K, idle = 0;
+                mine = pr, pend = K;
             }
         }
         if (rc != PAPCOLL_OK || (done && !papcoll__dyn_expects(c)))
@@ -314,10 +314,8 @@ static int root_coordinate(const papcoll__args_t *a, const void *id, const int h
         if (i == K) { /* a READY */
             if (papcoll__dyn_ready(c, st.MPI_SOURCE, &pr)) {
                 rc = issue(a, id, cap, &pr, 0, tmp, K, rq);
-                if (pr.rcv == a->root) {
-                    mine = pr;
-                    pend = K, idle = 0;
-                }
+                if (pr.rcv == a->root)
+                    mine = pr, pend = K;
             }
             continue;
         }
@@ -330,8 +328,7 @@ static int root_coordinate(const papcoll__args_t *a, const void *id, const int h
             rc = absorb(a, id, tmp, (size_t)n, acc, mine.left);
         if (rc != PAPCOLL_OK || (done = mine.final))
             continue;
-        idle = !papcoll__dyn_ready(c, a->root, &pr); /* the root is idle again */
-        if (!idle) {
+        if (papcoll__dyn_ready(c, a->root, &pr)) { /* the root is idle again */
             rc = issue(a, id, cap, &pr, pr.snd == c->pre, tmp, K, rq);
             mine = pr, pend = K;
         }
@@ -376,8 +373,8 @@ static int pair_participant(const papcoll__args_t *a, const void *id, int S, int
         papcoll__copy(acc, a->sbuf, a->bytes);
     while (rc == PAPCOLL_OK && a->size > 1) {
         if ((rc = papcoll__send_bytes(&S, sizeof(S), a->root, tag, a->comm)) != PAPCOLL_OK ||
-            (rc = papcoll__irecv_bytes(order, sizeof(order), a->root, PAPCOLL__TAG_RED_ORDER, a->comm, &rq)) !=
-                PAPCOLL_OK ||
+            (rc = papcoll__irecv_bytes(order, sizeof(order), a->root, PAPCOLL__TAG_RED_ORDER, a->comm,
+                                       &rq)) != PAPCOLL_OK ||
             (rc = papcoll__fg_waitall(1, &rq, a->nap_until)) != PAPCOLL_OK)
             break;
         if (order[0] == ORD_HANDOVER) { /* the root, on its arrival */
@@ -394,10 +391,10 @@ static int pair_participant(const papcoll__args_t *a, const void *id, int S, int
         if (!enc) {
             rc = absorb(a, id, tmp, got, acc, order[2]);
         } else {
-            int m = order[2] ? papcoll__sparse_merge(tmp, got, acc, nb, a->sig.count, a->sig.esize, id, merge_op,
-                                                     (void *)a, spare, &nb)
-                             : papcoll__sparse_merge(acc, nb, tmp, got, a->sig.count, a->sig.esize, id, merge_op,
-                                                     (void *)a, spare, &nb);
+            int m = order[2] ? papcoll__sparse_merge(tmp, got, acc, nb, a->sig.count, a->sig.esize, id,
+                                                     merge_op, (void *)a, spare, &nb)
+                             : papcoll__sparse_merge(acc, nb, tmp, got, a->sig.count, a->sig.esize, id,
+                                                     merge_op, (void *)a, spare, &nb);
 
             rc = m > 0 ? PAPCOLL_ERR_TRUNCATE : m;
             t = acc, acc = spare, spare = t;

@@ -298,12 +298,15 @@ static void test_pairing(void)
  * the root one FROM and nothing else, a FROM must name the rank whose TO
  * names the receiver, the TO's must lead from the first reporter through
  * every non-root to the root (so each contribution reaches it once), in
- * report order, and the last report must end the P - 1 pairings. */
+ * report order.  From P = 3 on, the report before the last must end the
+ * P - 1 pairings, ordering the last reporter ahead (its FROM and TO; no
+ * order for a rank that has not reported, but for it; the root's FROM
+ * marked late, and no other order), whose own report then gives none. */
 static void stream_case(papcoll__dyn_t *c, int P, int root)
 {
     int from[MAXP], to[MAXP], nfrom[MAXP] = {0}, nto[MAXP] = {0}, rep[MAXP], seen[MAXP] = {0};
-    int i, j, k, n, q, r, visited = 0, ok = 1;
-    papcoll__dyn_order_t o[4];
+    int i, j, k, n, q, r, visited = 0, ok = 1, early, done;
+    papcoll__dyn_order_t o[PAPCOLL__DYN_MAXORD];
 
     for (n = 0, r = 0; r < P; r++)
         if (r != root)
@@ -314,11 +317,18 @@ static void stream_case(papcoll__dyn_t *c, int P, int root)
     }
     papcoll__dyn_reset(c, PAPCOLL__DYN_ANY, root);
     for (i = 0; i < n; i++) {
+        early = n >= 2 && i == n - 1; /* the rank ordered ahead */
+        done = i >= n - 2 || n == 1;  /* every pairing made */
         k = papcoll__dyn_stream_ready(c, rep[i], o);
-        ok &= check(k >= 1 && k <= 4 && c->pairs == i + (i == n - 1),
+        ok &= check((early ? k == 0 : k >= 1 && k <= PAPCOLL__DYN_MAXORD) && c->pairs == (done ? n : i),
                     "stream P=%d root=%d: report %d gave %d orders, %d pairings", P, root, i, k, c->pairs);
         for (j = 0; j < k && ok; j++) {
             q = o[j].dst;
+            for (r = i + 1; r < n; r++)
+                ok &= check(q != rep[r] || (r == n - 1 && i == n - 2),
+                            "stream P=%d root=%d: report %d orders %d, which has not reported", P, root, i, q);
+            ok &= check(o[j].late == (q == root && n >= 2),
+                        "stream P=%d root=%d: report %d: late %d in an order to %d", P, root, i, o[j].late, q);
             if (o[j].kind == PAPCOLL__DYN_FROM) {
                 ok &= check(nfrom[q]++ == 0 && nto[q] == 0,
                             "stream P=%d: %d got a second FROM or one after TO", P, q);

@@ -94,7 +94,8 @@ typedef struct {
     int P, root, slot, pairs;
     int joined; /* streamed: non-roots that reported */
     int nseen;  /* whole values: ranks that reported at least once */
-    int pre;    /* whole values: the rank told to send to the root before it reported, or -1 */
+    int pre;    /* the rank ordered before it reported (whole values: to send to the root;
+                 * streamed: its FROM and TO), or -1 */
     /* 1 once the coordinator (monitor thread) handed this state to the
      * root's foreground: the release/acquire pair that orders the two
      * threads' accesses (the HANDOVER message also does, inside MPI) */
@@ -120,10 +121,11 @@ typedef struct {
 } papcoll__dyn_pair_t;
 
 /* A streamed pairing's instruction to dst: FROM (your input stream comes
- * from peer, -1: none) or TO (send your stream to peer). */
+ * from peer, -1: none) or TO (send your stream to peer); late (the root's
+ * FROM only): peer was ordered ahead, and its READY is the root's to take. */
 enum { PAPCOLL__DYN_FROM = 3, PAPCOLL__DYN_TO = 4 };
 typedef struct {
-    int dst, kind, peer;
+    int dst, kind, peer, late;
 } papcoll__dyn_order_t;
 
 /* A new reduction at root (every rank busy, holding its own value). */
@@ -151,9 +153,16 @@ int papcoll__dyn_expects(const papcoll__dyn_t *c);
  * S (ceil(log2 P) - 1) > P - 1 (P = 8: S >= 4; never for P <= 2).
  */
 int papcoll__dyn_streams(int P, int S);
-/* Streamed (ANY when papcoll__dyn_streams): non-root q reported; fills
- * out with the orders to send, in that order, and returns how many (1-4). */
-int papcoll__dyn_stream_ready(papcoll__dyn_t *c, int q, papcoll__dyn_order_t out[4]);
+/*
+ * Streamed (ANY when papcoll__dyn_streams): non-root q reported; fills out
+ * with the orders to send, in that order, and returns how many (0-6).
+ * When only one non-root L is left to report (P >= 3), its place is known,
+ * last in the chain, so the orders include L's FROM and TO, the root's FROM
+ * (late) and the TO of L's predecessor: L's input is on its way before it
+ * comes, and its own READY then gives no orders.
+ */
+#define PAPCOLL__DYN_MAXORD 6
+int papcoll__dyn_stream_ready(papcoll__dyn_t *c, int q, papcoll__dyn_order_t out[PAPCOLL__DYN_MAXORD]);
 
 int papcoll__red_dyn_participant(const papcoll__args_t *a, papcoll__dyn_policy_t policy);
 /* The coordinator of a reduction to root with the state of plan (the

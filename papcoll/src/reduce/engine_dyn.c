@@ -49,7 +49,11 @@
  *   pairings made), the rules can only end with that rank sending to the
  *   root, so the root's foreground orders it at once (papcoll__dyn_last):
  *   it sends on arrival, without a READY/ORDER round trip, and its READY
- *   is only taken.
+ *   is only taken.  Streamed, once one non-root L is left to report, the
+ *   chain can only end with L, so the report before L's gives L its FROM
+ *   and TO, its predecessor its TO L and the root its FROM L (marked late):
+ *   L's input stream is on its way before L comes, and L's READY, which
+ *   gives no order, is taken by the root's foreground.
  * PIECES (whole values, dense): a value travels in messages of at most
  *   segment_bytes (under Open MPI's eager limit by default), so that no
  *   pairing waits for a rendezvous round trip; the receiver of a pairing
@@ -69,7 +73,7 @@
  * READYs, 2P - 1 ORDERs or fewer, P - 1 streams).  Coordination on the critical path
  * per pairing: READY + ORDER latency (2 alpha) plus the coordinator's
  * reaction time, which HANDOVER cuts to the root's next poll, and LAST
- * removes for a late last rank.
+ * removes for a late last rank (both modes).
  * Tags: READY alternates between two tags with the parity of the call (its
  * plan's index): a rank that finished call k may send its READY of call
  * k+1 while call k's coordinator still waits for others, and must not be
@@ -143,7 +147,8 @@ static int next_ready(MPI_Comm comm, int tag, int *src, int *S)
     return PAPCOLL__ERR(rc);
 }
 
-/* An ORDER to dst: kind, then its peer, side and "last pairing" flag. */
+/* An ORDER to dst: kind, then its peer, side (a FROM to the root: late)
+ * and "last pairing" flag. */
 static int order(MPI_Comm comm, int dst, int kind, int peer, int left, int final)
 {
     int o[4] = {kind, peer, left, final};
@@ -427,12 +432,13 @@ static int send_seg(const papcoll__args_t *a, const void *id, const char *out, c
 }
 
 /* The root's foreground after a streamed HANDOVER: it takes the READYs
- * of the non-roots still to come and sends their orders until the last
- * one's gives the root its own FROM, *from. */
-static int root_chain(const papcoll__args_t *a, int tag, int *from)
+ * of the non-roots still to come and sends their orders until they give
+ * the root its own FROM: *from, and *late (1: from was ordered ahead, its
+ * READY is still to come). */
+static int root_chain(const papcoll__args_t *a, int tag, int *from, int *late)
 {
     papcoll__dyn_t *c = handed_state(a);
-    papcoll__dyn_order_t o[4];
+    papcoll__dyn_order_t o[PAPCOLL__DYN_MAXORD];
     int S, q, i, n, rc = PAPCOLL_OK;
 
     if (c == NULL)
@@ -442,9 +448,9 @@ static int root_chain(const papcoll__args_t *a, int tag, int *from)
             break;
         for (n = papcoll__dyn_stream_ready(c, q, o), i = 0; i < n && rc == PAPCOLL_OK; i++)
             if (o[i].dst == a->root)
-                *from = o[i].peer;
+                *from = o[i].peer, *late = o[i].late;
             else
-                rc = order(a->comm, o[i].dst, o[i].kind, o[i].peer, 0, 0);
+                rc = order(a->comm, o[i].dst, o[i].kind, o[i].peer, o[i].late, 0);
     }
     return rc;
 }
@@ -463,9 +469,10 @@ static int root_chain(const papcoll__args_t *a, int tag, int *from)
 static int stream_participant(const papcoll__args_t *a, const void *id, int S, int tag)
 {
     int root = a->rank == a->root, seg = papcoll__red_seg_elems(a), from, to = -1, sent = 0, flag, s, got;
-    int o1[4], o2[4], rc = PAPCOLL_OK;
+    int o1[4], o2[4], lateS, rc = PAPCOLL_OK;
     size_t es = a->sig.esize, sb = (size_t)seg * es, stride = id != NULL ? sb + 4 : sb;
-    MPI_Request *rq = malloc((2 * (size_t)S + 1) * sizeof(*rq)); /* S receives, S sends, the TO order */
+    /* S receives, S sends, the TO order (the root: the READY of the rank it ordered ahead) */
+    MPI_Request *rq = malloc((2 * (size_t)S + 1) * sizeof(*rq));
     char *acc = NULL, *tmp = NULL, *enc = NULL;
     const char *out = a->sbuf;
     MPI_Status st;
@@ -481,7 +488,10 @@ static int stream_participant(const papcoll__args_t *a, const void *id, int S, i
     }
     if ((rc = papcoll__send_bytes(&S, sizeof(S), a->root, tag, a->comm)) != PAPCOLL_OK ||
         (rc = papcoll__recv_bytes(o1, sizeof(o1), a->root, PAPCOLL__TAG_RED_ORDER, a->comm)) != PAPCOLL_OK ||
-        (root && o1[0] == ORD_HANDOVER && (rc = root_chain(a, tag, &o1[1])) != PAPCOLL_OK) ||
+        (root && o1[0] == ORD_HANDOVER && (rc = root_chain(a, tag, &o1[1], &o1[2])) != PAPCOLL_OK) ||
+        (root && o1[2] &&
+         (rc = PAPCOLL__ERR(PMPI_Irecv(&lateS, 1, MPI_INT, o1[1], tag, a->comm, &rq[2 * S]))) !=
+             PAPCOLL_OK) ||
         (!root && (rc = papcoll__irecv_bytes(o2, sizeof(o2), a->root, PAPCOLL__TAG_RED_ORDER, a->comm,
                                              &rq[2 * S])) != PAPCOLL_OK))
         goto out;
@@ -657,20 +667,36 @@ int papcoll__dyn_streams(int P, int S)
 }
 
 /* Streamed Tree-dyn: the slot's rank streams to the newcomer q, which takes
- * the slot; the last non-root to report streams to the root. */
-int papcoll__dyn_stream_ready(papcoll__dyn_t *c, int q, papcoll__dyn_order_t out[4])
+ * the slot; the last non-root to report streams to the root.  Once one
+ * non-root L is left to report its place is known, last in the chain, and
+ * L is ordered ahead; the root's FROM says so (late), and the root takes
+ * L's READY. */
+int papcoll__dyn_stream_ready(papcoll__dyn_t *c, int q, papcoll__dyn_order_t out[PAPCOLL__DYN_MAXORD])
 {
-    int n = 0;
+    int n = 0, L;
 
-    out[n++] = (papcoll__dyn_order_t){q, PAPCOLL__DYN_FROM, c->slot};
+    c->seen[q] = 1;
+    if (q == c->pre)
+        return 0; /* ordered ahead */
+    out[n++] = (papcoll__dyn_order_t){q, PAPCOLL__DYN_FROM, c->slot, 0};
     if (c->slot >= 0)
-        out[n++] = (papcoll__dyn_order_t){c->slot, PAPCOLL__DYN_TO, q};
+        out[n++] = (papcoll__dyn_order_t){c->slot, PAPCOLL__DYN_TO, q, 0};
     c->pairs += c->slot >= 0;
     c->slot = q;
-    if (++c->joined == c->P - 1) {
-        out[n++] = (papcoll__dyn_order_t){q, PAPCOLL__DYN_TO, c->root};
-        out[n++] = (papcoll__dyn_order_t){c->root, PAPCOLL__DYN_FROM, q};
+    if (++c->joined == c->P - 1) { /* P = 2: nobody was left to order ahead */
+        out[n++] = (papcoll__dyn_order_t){q, PAPCOLL__DYN_TO, c->root, 0};
+        out[n++] = (papcoll__dyn_order_t){c->root, PAPCOLL__DYN_FROM, q, 0};
         c->pairs++;
+    } else if (c->joined == c->P - 2) {
+        for (L = 0; L == c->root || c->seen[L]; L++)
+            ;
+        out[n++] = (papcoll__dyn_order_t){L, PAPCOLL__DYN_FROM, q, 0};
+        out[n++] = (papcoll__dyn_order_t){L, PAPCOLL__DYN_TO, c->root, 0};
+        out[n++] = (papcoll__dyn_order_t){c->root, PAPCOLL__DYN_FROM, L, 1};
+        out[n++] = (papcoll__dyn_order_t){q, PAPCOLL__DYN_TO, L, 0};
+        c->pre = c->slot = L;
+        c->joined++;
+        c->pairs += 2;
     }
     return n;
 }
@@ -682,7 +708,7 @@ int papcoll__red_dyn_coordinator(papcoll_site_t *site, const papcoll__plan_t *pl
     int rc = PAPCOLL_OK, i, n;
     papcoll__dyn_t *c = plan->xdata;
     papcoll__dyn_pair_t pr;
-    papcoll__dyn_order_t o[4];
+    papcoll__dyn_order_t o[PAPCOLL__DYN_MAXORD];
 
     if (site->ctx->rank != root || P == 1)
         return PAPCOLL_OK; /* only the root coordinates */
@@ -703,13 +729,16 @@ int papcoll__red_dyn_coordinator(papcoll_site_t *site, const papcoll__plan_t *pl
         }
         if (stream) {
             for (n = papcoll__dyn_stream_ready(c, q, o), i = 0; i < n && rc == PAPCOLL_OK; i++)
-                rc = order(site->comm, o[i].dst, o[i].kind, o[i].peer, 0, 0);
+                rc = order(site->comm, o[i].dst, o[i].kind, o[i].peer, o[i].late, 0);
         } else if (papcoll__dyn_ready(c, q, &pr) &&
                    (rc = order(site->comm, pr.rcv, ORD_RECV, pr.snd, pr.left, pr.final)) == PAPCOLL_OK)
             rc = order(site->comm, pr.snd, ORD_SEND, pr.rcv, 0, 0); /* the receiver first: it posts sooner */
     }
-    /* streamed, every non-root reported before the root: its FROM is sent,
-     * its READY (it sends one, not knowing) is this call's last message */
+    /* streamed, every non-root but at most one reported before the root:
+     * the root's FROM is sent, and its READY (it sends one, not knowing) is
+     * this call's last message here; the READY of a rank ordered ahead is
+     * the root's foreground's to take (its FROM says so), so that this
+     * thread does not wait in MPI beside it */
     if (rc == PAPCOLL_OK && stream)
         rc = papcoll__recv_bytes(&S, sizeof(S), root, tag, site->comm);
     return rc;

@@ -40,6 +40,7 @@ expect_error "unknown op" "expected gather, scatter, bcast, reduce or allreduce,
 expect_error "sum of bytes" "not defined on --type byte" 0 --op reduce --type byte
 expect_error "allreduce with a root" "allreduce has no root" 2 --op allreduce --root 1
 expect_error "relative delay without calibration" "needs --calibrate" 0 --maxdelay 2x --calibrate 0
+expect_error "unknown finished wait" "--finished: expected mpi or sleep, got 'spin'" 0 --finished spin
 
 # --- the configuration every rank parsed must be the same; a rank that cannot read a file says so ---
 expect_split_error "configurations that differ" "the configuration differs between ranks: rank 1's is not rank 0's" \
@@ -75,6 +76,11 @@ if expect_ok "reduce max int" 4 --op reduce --reduce-op max --type int --size 10
         fail "reduce: size or reduce_op in results.json"
     grep -q '"gamma": ' "$TMP/out/results.json" && grep -q '"round_model": {' "$TMP/out/results.json" ||
         fail "reduce: no gamma or round model in results.json"
+    [[ $(json "$TMP/out/results.json" finished) == mpi ]] || fail "reduce: finished is not mpi by default"
+fi
+if expect_ok "reduce, finished ranks sleep" 4 --op reduce --type int --size 1000 --finished sleep "${SMALL[@]}"; then
+    [[ $(json "$TMP/out/results.json" finished) == sleep ]] || fail "--finished sleep: not in results.json"
+    grep -q '^  finished     sleep' "$TMP/log" || fail "--finished sleep: not in the header"
 fi
 expect_ok "allreduce band byte" 3 --op allreduce --reduce-op band --type byte --size 777 "${SMALL[@]}"
 expect_ok "allreduce prod double" 2 --op allreduce --reduce-op prod --type double --size 100 "${SMALL[@]}"

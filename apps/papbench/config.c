@@ -25,6 +25,7 @@ enum {
     O_PATTERN,
     O_SEED,
     O_SYNC,
+    O_FINISHED,
     O_BASE_MS,
     O_BASELINE,
     O_ROOT,
@@ -62,6 +63,11 @@ static const cli_option_t option_table[O_COUNT] = {
     [O_PATTERN] = {"pattern", "SPEC", "arrival pattern, see below (default uniform)"},
     [O_SEED] = {"seed", "S", "seed of the delay generator (default 1)"},
     [O_SYNC] = {"sync", "METHOD", "synchronisation before each call: double-barrier (default)"},
+    [O_FINISHED] = {"finished", "WAIT",
+                    "how a rank that left the call waits for the others before the results\n"
+                    "                         exchange: mpi (in MPI; default) or sleep (tests every 100 us and\n"
+                    "                         sleeps between: ranks that share cores leave them to those still\n"
+                    "                         in the call, docs/papbench.md)"},
     [O_BASE_MS] = {"base-ms", "MS", "emulated computation per iteration, delay excluded (default 100)"},
     [O_BASELINE] = {"baseline", "NAME", "algorithm the speedups refer to (default: first of --algos)"},
     [O_ROOT] = {"root", "R", "root rank (default 0)"},
@@ -318,6 +324,12 @@ static int parse_schedule(bench_config_t *cfg, char *err, size_t errlen)
         rc = cli_opts_fail(op, O_SEED, "an unsigned 64-bit integer", err, errlen);
     if (rc == CLI_OK && o[O_SYNC].value && strcmp(o[O_SYNC].value, cfg->sync) != 0)
         rc = cli_opts_fail(op, O_SYNC, "double-barrier (the only method so far)", err, errlen);
+    if (rc == CLI_OK && o[O_FINISHED].value) {
+        if (strcmp(o[O_FINISHED].value, "sleep") == 0)
+            cfg->finished_sleep = 1;
+        else if (strcmp(o[O_FINISHED].value, "mpi") != 0)
+            rc = cli_opts_fail(op, O_FINISHED, "mpi or sleep", err, errlen);
+    }
     if (rc == CLI_OK && pattern_parse(cfg->pattern_spec, cfg->maxdelay_ms, cfg->nprocs, &cfg->pattern, msg,
                                       sizeof msg) != 0) {
         snprintf(err, errlen, "--pattern: %s", msg);
@@ -395,10 +407,10 @@ void config_text(const bench_config_t *c, char *buf, size_t len)
         text_key(&t, "reduce-op", red_name(c->reduce_op));
     text_add(&t,
              "iters = %ld\nwarmup = %ld\ncalibrate = %ld\nmaxdelay = %s\nbase-ms = %g\npattern = %s\nseed = "
-             "%" PRIu64 "\nsync = %s\nroot = %d\npredictor = %s\nconfig = %s\nno-monitor = %s\nbind = %s\n"
+             "%" PRIu64 "\nsync = %s\nfinished = %s\nroot = %d\npredictor = %s\nconfig = %s\nno-monitor = %s\nbind = %s\n"
              "order = %s\n",
              c->iters, c->warmup, c->calibrate, c->maxdelay_text, c->base_ms, c->pattern_spec, c->seed,
-             c->sync, c->root, c->predictor ? c->predictor : "", c->config_file ? c->config_file : "",
+             c->sync, c->finished_sleep ? "sleep" : "mpi", c->root, c->predictor ? c->predictor : "", c->config_file ? c->config_file : "",
              c->no_monitor ? "yes" : "no", c->no_bind ? "no" : "yes", c->shuffle ? "shuffle" : "fixed");
     if (c->pattern.kind == PATTERN_REPLAY)
         text_add(&t, "# replay file: %ld lines, digest %016" PRIx64 "\n", c->pattern.replay.nrows,

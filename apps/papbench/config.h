@@ -52,6 +52,7 @@ typedef struct {
     pattern_t pattern;
     uint64_t seed;
     const char *sync;        /* "double-barrier" */
+    int finished_sleep;      /* 1: --finished sleep (a rank out of the call sleeps until all are) */
     int root;                /* allreduce: 0, the rank of the model's measurement */
     const char *out_dir;     /* NULL: no result files */
     const char *trace_path;  /* --trace FILE: HDF5 trace of every call, NULL: none */

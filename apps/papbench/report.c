@@ -170,6 +170,8 @@ void report_config(const bench_t *b)
                pattern_uses_maxdelay(&c->pattern) ? "" : " (not used by this pattern)");
     printf("  seed         %" PRIu64 "\n", c->seed);
     printf("  sync         %s\n", c->sync);
+    printf("  finished     %s\n", c->finished_sleep ? "sleep (ranks out of the call test and sleep)"
+                                                   : "mpi (ranks out of the call wait in MPI)");
     printf("  order        %s\n", c->shuffle ? "every round its own, random (--shuffle, from the seed)"
                                              : "every round in --algos order");
     printf("  predictor    %s\n", papcoll_predictor(b->app->ctx));
@@ -336,6 +338,7 @@ static void json_config(json_t *j, const bench_t *b)
         json_int(j, "root", c->root);
     json_uint(j, "seed", c->seed);
     json_string(j, "sync", c->sync);
+    json_string(j, "finished", c->finished_sleep ? "sleep" : "mpi");
     json_string(j, "predictor", papcoll_predictor(b->app->ctx));
     json_bool(j, "monitor", papcoll_has_monitor(b->app->ctx));
     json_int(j, "bound_ranks", b->bind_ranks);

@@ -63,11 +63,12 @@ static const cli_option_t option_table[O_COUNT] = {
     [O_PATTERN] = {"pattern", "SPEC", "arrival pattern, see below (default uniform)"},
     [O_SEED] = {"seed", "S", "seed of the delay generator (default 1)"},
     [O_SYNC] = {"sync", "METHOD", "synchronisation before each call: double-barrier (default)"},
-    [O_FINISHED] = {"finished", "WAIT",
-                    "how a rank that left the call waits for the others before the results\n"
-                    "                         exchange: mpi (in MPI; default) or sleep (tests every 100 us and\n"
-                    "                         sleeps between: ranks that share cores leave them to those still\n"
-                    "                         in the call, docs/papbench.md)"},
+    [O_FINISHED] =
+        {"finished", "WAIT",
+         "how a rank that left the call waits for the others before the results\n"
+         "                         exchange: mpi (in MPI; default) or sleep (tests every 100 us and\n"
+         "                         sleeps between: ranks that share cores leave them to those still\n"
+         "                         in the call, docs/papbench.md)"},
     [O_BASE_MS] = {"base-ms", "MS", "emulated computation per iteration, delay excluded (default 100)"},
     [O_BASELINE] = {"baseline", "NAME", "algorithm the speedups refer to (default: first of --algos)"},
     [O_ROOT] = {"root", "R", "root rank (default 0)"},
@@ -405,13 +406,16 @@ void config_text(const bench_config_t *c, char *buf, size_t len)
              c->count, elem_name(c->type));
     if (c->reduction)
         text_key(&t, "reduce-op", red_name(c->reduce_op));
-    text_add(&t,
-             "iters = %ld\nwarmup = %ld\ncalibrate = %ld\nmaxdelay = %s\nbase-ms = %g\npattern = %s\nseed = "
-             "%" PRIu64 "\nsync = %s\nfinished = %s\nroot = %d\npredictor = %s\nconfig = %s\nno-monitor = %s\nbind = %s\n"
-             "order = %s\n",
-             c->iters, c->warmup, c->calibrate, c->maxdelay_text, c->base_ms, c->pattern_spec, c->seed,
-             c->sync, c->finished_sleep ? "sleep" : "mpi", c->root, c->predictor ? c->predictor : "", c->config_file ? c->config_file : "",
-             c->no_monitor ? "yes" : "no", c->no_bind ? "no" : "yes", c->shuffle ? "shuffle" : "fixed");
+    text_add(
+        &t,
+        "iters = %ld\nwarmup = %ld\ncalibrate = %ld\nmaxdelay = %s\nbase-ms = %g\npattern = %s\nseed = "
+        "%" PRIu64
+        "\nsync = %s\nfinished = %s\nroot = %d\npredictor = %s\nconfig = %s\nno-monitor = %s\nbind = %s\n"
+        "order = %s\n",
+        c->iters, c->warmup, c->calibrate, c->maxdelay_text, c->base_ms, c->pattern_spec, c->seed, c->sync,
+        c->finished_sleep ? "sleep" : "mpi", c->root, c->predictor ? c->predictor : "",
+        c->config_file ? c->config_file : "", c->no_monitor ? "yes" : "no", c->no_bind ? "no" : "yes",
+        c->shuffle ? "shuffle" : "fixed");
     if (c->pattern.kind == PATTERN_REPLAY)
         text_add(&t, "# replay file: %ld lines, digest %016" PRIx64 "\n", c->pattern.replay.nrows,
                  c->pattern.replay.hash);

@@ -171,7 +171,7 @@ void report_config(const bench_t *b)
     printf("  seed         %" PRIu64 "\n", c->seed);
     printf("  sync         %s\n", c->sync);
     printf("  finished     %s\n", c->finished_sleep ? "sleep (ranks out of the call test and sleep)"
-                                                   : "mpi (ranks out of the call wait in MPI)");
+                                                    : "mpi (ranks out of the call wait in MPI)");
     printf("  order        %s\n", c->shuffle ? "every round its own, random (--shuffle, from the seed)"
                                              : "every round in --algos order");
     printf("  predictor    %s\n", papcoll_predictor(b->app->ctx));

@@ -92,10 +92,10 @@ typedef enum { PAPCOLL__DYN_ANY, PAPCOLL__DYN_NEIGHBOUR } papcoll__dyn_policy_t;
  * (tests/test_reduce.c drives them without MPI). */
 typedef struct {
     int P, root, slot, pairs;
-    int joined; /* streamed: non-roots that reported */
-    int nseen;  /* whole values: ranks that reported at least once */
-    int pre;    /* the rank ordered before it reported (whole values: to send to the root;
-                 * streamed: its FROM and TO), or -1 */
+    int nseen; /* ranks that reported at least once (streamed: non-roots; the root's report
+                * goes to the coordinator alone) */
+    int pre;   /* the rank ordered before it reported (whole values: to send to the root;
+                * streamed: its FROM and TO), or -1 */
     /* 1 once the coordinator (monitor thread) handed this state to the
      * root's foreground: the release/acquire pair that orders the two
      * threads' accesses (the HANDOVER message also does, inside MPI) */

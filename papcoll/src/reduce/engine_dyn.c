@@ -443,7 +443,7 @@ static int root_chain(const papcoll__args_t *a, int tag, int *from, int *late)
 
     if (c == NULL)
         return PAPCOLL_ERR_STATE; /* no HANDOVER came from this plan's coordinator: cannot happen */
-    while (rc == PAPCOLL_OK && c->joined < c->P - 1) {
+    while (rc == PAPCOLL_OK && c->pairs < c->P - 1) {
         if ((rc = next_ready(a->comm, tag, &q, &S)) != PAPCOLL_OK)
             break;
         for (n = papcoll__dyn_stream_ready(c, q, o), i = 0; i < n && rc == PAPCOLL_OK; i++)
@@ -555,7 +555,7 @@ void papcoll__dyn_reset(papcoll__dyn_t *c, papcoll__dyn_policy_t policy, int roo
     c->policy = policy;
     c->root = root;
     c->slot = c->pre = -1;
-    c->pairs = c->joined = c->nseen = 0;
+    c->pairs = c->nseen = 0;
     atomic_store_explicit(&c->handed, 0, memory_order_relaxed);
     for (r = 0; r < c->P; r++) {
         c->hi[r] = r + 1;
@@ -675,6 +675,7 @@ int papcoll__dyn_stream_ready(papcoll__dyn_t *c, int q, papcoll__dyn_order_t out
 {
     int n = 0, L;
 
+    c->nseen += !c->seen[q];
     c->seen[q] = 1;
     if (q == c->pre)
         return 0; /* ordered ahead */
@@ -683,19 +684,18 @@ int papcoll__dyn_stream_ready(papcoll__dyn_t *c, int q, papcoll__dyn_order_t out
         out[n++] = (papcoll__dyn_order_t){c->slot, PAPCOLL__DYN_TO, q, 0};
     c->pairs += c->slot >= 0;
     c->slot = q;
-    if (++c->joined == c->P - 1) { /* P = 2: nobody was left to order ahead */
+    if (c->nseen == c->P - 1) { /* P = 2: nobody was left to order ahead */
         out[n++] = (papcoll__dyn_order_t){q, PAPCOLL__DYN_TO, c->root, 0};
         out[n++] = (papcoll__dyn_order_t){c->root, PAPCOLL__DYN_FROM, q, 0};
         c->pairs++;
-    } else if (c->joined == c->P - 2) {
+    } else if (c->nseen == c->P - 2) {
         for (L = 0; L == c->root || c->seen[L]; L++)
             ;
         out[n++] = (papcoll__dyn_order_t){L, PAPCOLL__DYN_FROM, q, 0};
         out[n++] = (papcoll__dyn_order_t){L, PAPCOLL__DYN_TO, c->root, 0};
         out[n++] = (papcoll__dyn_order_t){c->root, PAPCOLL__DYN_FROM, L, 1};
         out[n++] = (papcoll__dyn_order_t){q, PAPCOLL__DYN_TO, L, 0};
-        c->pre = c->slot = L;
-        c->joined++;
+        c->pre = L;
         c->pairs += 2;
     }
     return n;

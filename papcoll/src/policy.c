@@ -297,10 +297,10 @@ void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, const papco
     port = pat_times(op, out->base, s, in, out->t_base, &slow_base, &slow_sorted);
     out->gain = slow_base - slow_sorted;
     /* The base's own schedule in the monitor thread: on balanced arrivals
-     * the model prices it as the base, and a forward then starts when its
-     * segment is there, not when the rank arrives.  Measured balanced on 8
-     * emulated nodes: bchain ahead of chain in 7 of 9 phases, by 0.67 ms
-     * (2.8 %) on average (docs/policies.md). */
+     * the model prices it as the base.  Measured balanced on 8 emulated
+     * nodes (docs/policies.md): its median is 1.03-1.08x the foreground
+     * chain's, but the chain stalls for 55-175 ms in up to a quarter of the
+     * calls and the background form does not: phase totals 0.38-0.41x. */
     if (in->has_monitor && own_background(op, out->base) &&
         s == papcoll__sorted_of(op, out->base, in->commutative, 1)) {
         out->algo = s;

@@ -35,10 +35,9 @@
 #define MODEL_REPS 10     /* ping-pongs per message size for alpha and beta */
 #define MAX_SEGMENTS 4096 /* the round model's N at most (as the library's Clairvoyant) */
 
-/* Timestamps and check of one call on this rank. */
+/* Timestamps of one call on this rank. */
 typedef struct {
     double arrival, exit; /* papcoll_wtime */
-    int bad;              /* validation failed on this rank */
 } sample_t;
 
 phase_t bench_phase(const bench_config_t *c, long g, long *index)
@@ -325,20 +324,20 @@ static void finished_sleep(void)
  * still in the call: on the emulated cluster that CPU time came from the
  * 2 cores the ranks still in the call share (docs/papbench.md).
  */
-static int record(bench_t *b, int a, long g, sample_t *s)
+static int record(bench_t *b, int a, long g, const sample_t *s)
 {
     double pair[2] = {s->arrival, s->exit};
     pm_call_t call = {&b->times[0], &b->times[1], b->nprocs, 2 * sizeof(double)};
     phase_t phase;
     long i;
-    int bad = 0;
+    int mine, bad = 0;
 
     if (b->cfg->finished_sleep)
         finished_sleep();
     else
         MPI_Barrier(MPI_COMM_WORLD);
-    s->bad = call_validate(b, a, g, call_tag(b, g, a));
-    MPI_Allreduce(&s->bad, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    mine = call_validate(b, a, g, call_tag(b, g, a));
+    MPI_Allreduce(&mine, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     MPI_Gather(pair, 2, MPI_DOUBLE, b->times, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     if (bad)
         return 1;

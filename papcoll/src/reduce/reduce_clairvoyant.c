@@ -35,10 +35,19 @@
  * ranks match in schedule order); an arrived partial is combined into the
  * rank's own, or, at a sink that gave the segment away earlier, replaces it
  * once that send completed.  Receives are posted ahead in round order, up
- * to N at a time, each into its own slot.  No deadlock: an event waits only
- * for events of earlier rounds or for the matching send of its round.
- * Marendic's executor waits for both transfers of each round; here a ready
- * segment leaves whatever the others wait for.  Waits poll, not MPI's
+ * to N at a time, each into its own slot.  When a segment's transfer
+ * takes at least CV_LOCK_RATIO alphas, a send also waits until this rank's
+ * receives of earlier rounds have arrived (the lock): without it senders
+ * run ahead into receivers still taking an earlier round's segment, two
+ * segments share the receiver's port, and the rounds stretch (measured
+ * 1.3x at 2 MiB balanced on 8 emulated nodes; docs/reduce.md, "The
+ * executor's lock").  With shorter transfers the port is idle most of a
+ * round and the lock only adds waits (measured +6 % at 128 KiB balanced).
+ * Marendic's executor waits for both transfers of each round; here a
+ * ready segment leaves whatever the others wait for
+ * once the rank's earlier rounds have delivered.  No deadlock: an event
+ * waits only for events of earlier rounds or for the matching send of its
+ * round (receives are posted in round order).  Waits poll, not MPI's
  * spinning wait, with a growing sleep while the call naps (p2p.h's
  * papcoll__cv_ waits, papcoll__fg_naps, a->nap_until): ranks that wait for
  * a late one leave shared cores to the ranks still computing.  Partials
@@ -91,9 +100,11 @@
 
 #define CV_MAX_PN (1 << 29)  /* the generator's P * N limit */
 #define CV_MAX_SPREAD 0x1p28 /* arrivals clipped to this many rounds (generator: 2^29) */
+#define CV_LOCK_RATIO 4      /* the lock holds when a segment's transfer is this many alphas */
 
 typedef struct {
     int P, N, root, valid;
+    int lock; /* sends wait for the rank's receives of earlier rounds (see exec) */
     double d;
     int *k, *phase;   /* [P] the key: round of each arrival, ranks by phase within the round */
     int *k2, *phase2; /* [P] a new key, compared with the old */
@@ -208,6 +219,7 @@ int papcoll__plan_red_clairvoyant(papcoll__plan_t *plan, const papcoll__plan_in_
     N = (long long)N * P > CV_MAX_PN ? CV_MAX_PN / P : N;
     d = papcoll__model_round(m, (double)in->bytes / N);
     d = d > 1e-9 ? d : 1e-9; /* a model of zeros (P = 1) */
+    c->lock = d - m->v[PAPCOLL__M_ALPHA] >= CV_LOCK_RATIO * m->v[PAPCOLL__M_ALPHA];
     if ((has = sanitise(plan->pred, P, d, c->pat)) && plan->noise > 0) {
         papcoll__cv_sort(P, c->pat, c->tmp, c->phase2); /* phase2: scratch until split below */
         papcoll__cv_cluster(P, c->tmp, plan->noise, c->pat);
@@ -258,6 +270,8 @@ typedef struct {
     MPI_Request *rreq;                 /* [W] receives, by slot */
     MPI_Request *sreq;   /* [N] the send of each segment, while in flight */
     int *todo, ntodo;    /* segments to advance */
+    int arrived;         /* receives arrived, in round order: rx[0 .. arrived) */
+    int *held;           /* [N] 1: the segment's next event is a send the lock holds */
     const void *id;      /* the site's identity (sparse.h), or NULL: dense segments */
     char *enc;           /* sparse: the encoding of each segment in flight (segment s at s's
                             offset + 4 s bytes) */
@@ -361,8 +375,31 @@ static int take(exec_t *e, ev_t *v)
     return rc == PAPCOLL_OK ? post(e) : rc;
 }
 
+/* 1 when the lock holds send v: a receive of an earlier round has not arrived. */
+static int locked(const exec_t *e, const ev_t *v)
+{
+    return e->c->lock && e->arrived < e->nr && e->ev[e->rx[e->arrived]].x->round < v->x->round;
+}
+
+/* Moves the arrived prefix on and queues the held sends it frees. */
+static void unlock(exec_t *e)
+{
+    int s, before = e->arrived;
+
+    while (e->arrived < e->nr && e->ev[e->rx[e->arrived]].bytes >= 0)
+        e->arrived++;
+    if (e->arrived == before)
+        return;
+    for (s = 0; s < e->c->N; s++)
+        if (e->held[s] && !locked(e, &e->ev[e->cur[s]])) {
+            e->held[s] = 0;
+            e->todo[e->ntodo++] = s;
+        }
+}
+
 /* Runs segment s's events in round order until one must wait: a send for
- * an earlier send to its receiver, a receive for its message. */
+ * an earlier send to its receiver or, under the lock, for an earlier
+ * round's receive; a receive for its message. */
 static int advance(exec_t *e, int s)
 {
     int rc = PAPCOLL_OK;
@@ -372,6 +409,10 @@ static int advance(exec_t *e, int s)
 
         if (v->x->sender == e->a->rank ? v->wait : v->bytes < 0)
             break;
+        if (v->x->sender == e->a->rank && locked(e, v)) {
+            e->held[s] = 1;
+            break;
+        }
         rc = v->x->sender == e->a->rank ? start_send(e, v) : take(e, v);
     }
     return rc;
@@ -434,7 +475,7 @@ int papcoll_reduce_clairvoyant(const papcoll__args_t *a)
     e.ev = malloc((size_t)e.m * sizeof(ev_t) + 1);
     e.sreq = malloc((size_t)c->N * sizeof(MPI_Request) + (size_t)e.W * sizeof(MPI_Request));
     st = malloc((size_t)e.W * sizeof(MPI_Status));
-    ints = malloc(((size_t)3 * c->N + 2 * (size_t)e.m + 3 * (size_t)e.W + (size_t)c->P + 1) * sizeof(int));
+    ints = malloc(((size_t)4 * c->N + 3 * (size_t)e.m + 3 * (size_t)e.W + (size_t)c->P + 1) * sizeof(int));
     e.enc = e.id != NULL ? papcoll__scratch(a, PAPCOLL__SCR_ENC, a->bytes + 4 * (size_t)c->N) : NULL;
     if (e.work == NULL || e.slots == NULL || e.ev == NULL || e.sreq == NULL || st == NULL || ints == NULL ||
         (e.id != NULL && e.enc == NULL)) {
@@ -444,13 +485,16 @@ int papcoll_reduce_clairvoyant(const papcoll__args_t *a)
     e.rreq = e.sreq + c->N;
     e.first = ints;
     e.cur = e.first + c->N + 1;
-    e.todo = e.cur + c->N;        /* N + m: every segment once, then one per arrival or unblocked send */
-    e.rx = e.todo + c->N + e.m;   /* m */
+    e.todo = e.cur + c->N; /* N + 2 m: every segment once, one per arrival, per unblocked and per freed send */
+    e.held = e.todo + c->N + 2 * e.m; /* N */
+    e.rx = e.held + c->N;             /* m */
     e.slot_ev = e.rx + e.m;       /* W */
     e.freeslot = e.slot_ev + e.W; /* W */
     idx = e.freeslot + e.W;       /* W */
-    for (i = 0; i < c->N; i++)
+    for (i = 0; i < c->N; i++) {
         e.sreq[i] = MPI_REQUEST_NULL;
+        e.held[i] = 0;
+    }
     for (i = 0; i < e.W; i++) {
         e.rreq[i] = MPI_REQUEST_NULL;
         e.freeslot[e.nfree++] = e.W - 1 - i;
@@ -477,6 +521,7 @@ int papcoll_reduce_clairvoyant(const papcoll__args_t *a)
             rc = PAPCOLL__ERR(PMPI_Get_count(&st[i], MPI_BYTE, &v->bytes));
             e.todo[e.ntodo++] = v->x->segment;
         }
+        unlock(&e);
     }
     if (rc == PAPCOLL_OK)
         rc = papcoll__cv_waitall(c->N, e.sreq, MPI_STATUSES_IGNORE, a->nap_until);

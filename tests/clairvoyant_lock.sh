@@ -2,7 +2,8 @@
 # Clairvoyant's executor with and without its lock (docs/reduce.md, "The
 # executor's lock"): the model is given so that the lock holds on almost
 # every plan (alpha 10 ns: a segment of 36 bytes or more takes 4 alphas)
-# and on none (alpha 1 ms), whatever this machine measures.  The reduce
+# and on none (alpha 1 ms), whatever this machine measures (dense sites:
+# sparse ones run without it, tests/sparse.sh).  The reduce
 # matrix of clairvoyant and the clairvoyant_bcast allreduce against the MPI
 # library, every PAT kind, at P = 3, 5, 8; a lock that waited for the wrong
 # receive would deadlock (the matrix's watchdog) or combine out of order.

@@ -42,7 +42,9 @@
  * segments share the receiver's port, and the rounds stretch (measured
  * 1.3x at 2 MiB balanced on 8 emulated nodes; docs/reduce.md, "The
  * executor's lock").  With shorter transfers the port is idle most of a
- * round and the lock only adds waits (measured +6 % at 128 KiB balanced).
+ * round and the lock only adds waits (measured +6 % at 128 KiB balanced);
+ * so it does with sparse segments, whose encoding and merging occupy the
+ * cores (the PIC's compositing: +7-10 %), which therefore run without it.
  * Marendic's executor waits for both transfers of each round; here a
  * ready segment leaves whatever the others wait for
  * once the rank's earlier rounds have delivered.  No deadlock: an event
@@ -100,7 +102,7 @@
 
 #define CV_MAX_PN (1 << 29)  /* the generator's P * N limit */
 #define CV_MAX_SPREAD 0x1p28 /* arrivals clipped to this many rounds (generator: 2^29) */
-#define CV_LOCK_RATIO 4      /* the lock holds when a segment's transfer is this many alphas */
+#define CV_LOCK_RATIO 4      /* the lock holds when a segment's transfer takes this many alphas */
 
 typedef struct {
     int P, N, root, valid;
@@ -253,6 +255,7 @@ typedef struct {
     int bytes;          /* receive: bytes arrived (-1: not yet) */
     unsigned char wait; /* send: an earlier send to the same receiver has not started */
     unsigned char back; /* receive: the segment comes back to this sink (its previous event was a send) */
+    unsigned char held; /* send: in the lock's list of held segments */
 } ev_t;
 
 /* A rank's execution state. */
@@ -270,8 +273,9 @@ typedef struct {
     MPI_Request *rreq;                 /* [W] receives, by slot */
     MPI_Request *sreq;   /* [N] the send of each segment, while in flight */
     int *todo, ntodo;    /* segments to advance */
+    int lock;            /* dense segments of the plan's lock (see the top of the file) */
     int arrived;         /* receives arrived, in round order: rx[0 .. arrived) */
-    int *held;           /* [N] 1: the segment's next event is a send the lock holds */
+    int *held, nheld;    /* [N] segments whose next event is a send the lock holds */
     const void *id;      /* the site's identity (sparse.h), or NULL: dense segments */
     char *enc;           /* sparse: the encoding of each segment in flight (segment s at s's
                             offset + 4 s bytes) */
@@ -378,23 +382,30 @@ static int take(exec_t *e, ev_t *v)
 /* 1 when the lock holds send v: a receive of an earlier round has not arrived. */
 static int locked(const exec_t *e, const ev_t *v)
 {
-    return e->c->lock && e->arrived < e->nr && e->ev[e->rx[e->arrived]].x->round < v->x->round;
+    return e->lock && e->arrived < e->nr && e->ev[e->rx[e->arrived]].x->round < v->x->round;
 }
 
 /* Moves the arrived prefix on and queues the held sends it frees. */
 static void unlock(exec_t *e)
 {
-    int s, before = e->arrived;
+    int i, k = 0, before = e->arrived;
 
+    if (!e->lock)
+        return;
     while (e->arrived < e->nr && e->ev[e->rx[e->arrived]].bytes >= 0)
         e->arrived++;
     if (e->arrived == before)
         return;
-    for (s = 0; s < e->c->N; s++)
-        if (e->held[s] && !locked(e, &e->ev[e->cur[s]])) {
-            e->held[s] = 0;
+    for (i = 0; i < e->nheld; i++) {
+        int s = e->held[i];
+        if (locked(e, &e->ev[e->cur[s]]))
+            e->held[k++] = s;
+        else {
+            e->ev[e->cur[s]].held = 0;
             e->todo[e->ntodo++] = s;
         }
+    }
+    e->nheld = k;
 }
 
 /* Runs segment s's events in round order until one must wait: a send for
@@ -410,7 +421,9 @@ static int advance(exec_t *e, int s)
         if (v->x->sender == e->a->rank ? v->wait : v->bytes < 0)
             break;
         if (v->x->sender == e->a->rank && locked(e, v)) {
-            e->held[s] = 1;
+            if (!v->held)
+                e->held[e->nheld++] = s;
+            v->held = 1;
             break;
         }
         rc = v->x->sender == e->a->rank ? start_send(e, v) : take(e, v);
@@ -470,6 +483,7 @@ int papcoll_reduce_clairvoyant(const papcoll__args_t *a)
     e.W = e.W > 0 ? e.W : 1;
     e.smax = (size_t)(a->sig.count / c->N + 1) * a->sig.esize + 4; /* + 4: a sparse encoding */
     e.id = papcoll__red_identity(a);
+    e.lock = c->lock && e.id == NULL;
     e.work = me == a->root ? a->rbuf : papcoll__scratch(a, PAPCOLL__SCR_ACC, a->bytes);
     e.slots = papcoll__scratch(a, PAPCOLL__SCR_TMP, (size_t)e.W * e.smax);
     e.ev = malloc((size_t)e.m * sizeof(ev_t) + 1);
@@ -491,10 +505,8 @@ int papcoll_reduce_clairvoyant(const papcoll__args_t *a)
     e.slot_ev = e.rx + e.m;       /* W */
     e.freeslot = e.slot_ev + e.W; /* W */
     idx = e.freeslot + e.W;       /* W */
-    for (i = 0; i < c->N; i++) {
+    for (i = 0; i < c->N; i++)
         e.sreq[i] = MPI_REQUEST_NULL;
-        e.held[i] = 0;
-    }
     for (i = 0; i < e.W; i++) {
         e.rreq[i] = MPI_REQUEST_NULL;
         e.freeslot[e.nfree++] = e.W - 1 - i;

@@ -14,7 +14,7 @@ BIN=$OUTDIR/build/tests/mpi_matrix
 need_bins "$BIN"
 rc=0
 NPS="3 5 8"
-[[ $OUTDIR == *tsan* || $OUTDIR == *asan* ]] && NPS="5"
+sanitized && NPS="5"
 export PAPCOLL_MODEL_BETA=1e-9 PAPCOLL_MODEL_GAMMA=1e-10
 for alpha in 1e-8 1e-3; do
     for P in $NPS; do

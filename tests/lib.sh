@@ -4,6 +4,7 @@
 # machine (root, oversubscribed ranks, no CMA), and offers:
 #   need_bins FILE...   fail (exit 1) naming the first FILE that is not built
 #   make_scratch        TMP = a fresh directory, removed when the script exits
+#   sanitized           true in a sanitizer build (OUTDIR build/asan, build/tsan)
 # and for the end-to-end tests of a program (papbench.sh, fft.sh, pic.sh),
 # after app_test NAME BINARY TIMEOUT (also make_scratch):
 #   fail MSG            counts a failure: "FAIL NAME.sh: MSG"
@@ -33,6 +34,10 @@ need_bins() {
     for b; do
         [[ -x $b ]] || { echo "FAIL: $b missing (run make)"; exit 1; }
     done
+}
+
+sanitized() {
+    [[ $OUTDIR == *tsan* || $OUTDIR == *asan* ]]
 }
 
 make_scratch() {

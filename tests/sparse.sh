@@ -11,7 +11,7 @@ BIN=$OUTDIR/build/tests/mpi_sparse
 need_bins "$BIN"
 rc=0
 NPS="1 2 3 5 8"
-[[ $OUTDIR == *tsan* || $OUTDIR == *asan* ]] && NPS="2 5"
+sanitized && NPS="2 5"
 for P in $NPS; do
     timeout -k 5 240 mpirun --oversubscribe --mca mpi_yield_when_idle 1 -np "$P" "$BIN" || rc=1
 done

@@ -273,7 +273,7 @@ typedef struct {
     MPI_Request *rreq;                 /* [W] receives, by slot */
     MPI_Request *sreq;   /* [N] the send of each segment, while in flight */
     int *todo, ntodo;    /* segments to advance */
-    int lock;            /* dense segments of the plan's lock (see the top of the file) */
+    int lock;            /* the plan's lock, on dense segments only (see the top of the file) */
     int arrived;         /* receives arrived, in round order: rx[0 .. arrived) */
     int *held, nheld;    /* [N] segments whose next event is a send the lock holds */
     const void *id;      /* the site's identity (sparse.h), or NULL: dense segments */

@@ -360,6 +360,7 @@ static void finish(papcoll_site_t *site, const papcoll__args_t *a, const decisio
         site->batch.n = 0;
     }
     site->r_cstart = site->r_edge = site->r_cend = NAN;
+    atomic_store_explicit(&site->bg_yields, 0, memory_order_relaxed);
     site->last_arrival = arrival;
     site->last_exit = now;
     site->last_density = site->sent_density;
@@ -473,6 +474,7 @@ static int run(papcoll_site_t *site, papcoll_op_t op, int use_pat, const double 
     if (rc == PAPCOLL_ERR_STATE && use_pat)
         return rc; /* nothing was started: the call did not happen */
     a->nap_until = nap_until(site, nap);
+    atomic_store_explicit(&site->bg_yields, !nap, memory_order_relaxed);
     if (rc == PAPCOLL_OK)
         rc = execute(site, a, &d);
     warn_fallback(site, &d);

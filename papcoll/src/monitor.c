@@ -26,6 +26,7 @@
 #include "algo.h"
 #include "clock.h"
 #include "monitor.h"
+#include "p2p.h"
 
 static void fill_rec(const papcoll_site_t *site, double est, double *rec)
 {
@@ -195,7 +196,11 @@ void papcoll__resync(papcoll_ctx_t *ctx)
 
 static void run_bg(papcoll_site_t *site, int iter, int algo, int root)
 {
-    int rc = papcoll__algo_bg_of(site->op, algo)(site, root);
+    int rc;
+
+    papcoll__bg_yield_when(&site->bg_yields);
+    rc = papcoll__algo_bg_of(site->op, algo)(site, root);
+    papcoll__bg_yield_when(NULL);
 
     pthread_mutex_lock(&site->lock);
     site->bg_rc = rc;

@@ -6,6 +6,14 @@
  * shares the cores with the computation it is overlapping (Proficz 2020,
  * Sect. 6 counts that as overhead).  The sleep starts at 2 us and doubles up
  * to 200 us, so a message that is already there costs no sleep at all.
+ * Once the rank's own call is there and its waits do not nap (no ranks
+ * computing on shared cores: papcoll__fg_naps, published in
+ * site->bg_yields), the background part's waits yield instead: nobody
+ * needs the core, and each nap would add up to 200 us per message to the
+ * part's critical path (a chain of P - 1 relays pays it once per hop).
+ * Where the call naps the background part naps to its end: yielding from
+ * the predicted last arrival on, as the foreground does, showed no gain in
+ * the PIC (docs/bcast-allreduce.md, "bchain").
  * Clairvoyant's executor waits this way in the foreground too: its schedule
  * makes ranks wait for predicted late ones, and a spinning waiter takes a
  * core from the ranks still computing (docs/reduce.md, "Clairvoyant"); it
@@ -23,6 +31,7 @@
 #include <limits.h>
 #include <math.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -33,6 +42,15 @@
 #define BACKOFF_MAX_NS 200000L
 #define FG_SPIN 1e-3
 
+/* The background part's flag (papcoll__bg_yield_when), NULL in every
+ * other thread. */
+static _Thread_local const atomic_int *bg_yields;
+
+void papcoll__bg_yield_when(const atomic_int *flag)
+{
+    bg_yields = flag;
+}
+
 int papcoll__pace_naps(double now, double spin_end, double nap_end)
 {
     return now >= spin_end && now < nap_end;
@@ -42,8 +60,8 @@ int papcoll__pace_naps(double now, double spin_end, double nap_end)
  * foreground wait that is likely short: a nap costs at least the kernel's
  * timer slack, about 50 us), then naps from 2 us doubling to 200 us until
  * nap_end, then sched_yield again (papcoll__pace_naps).  A wait that naps
- * from its start to its end (the background) never reads the clock; one
- * that yields throughout never does either. */
+ * from its start to its end (the background, unless its flag says yield)
+ * never reads the clock; one that yields throughout never does either. */
 typedef struct {
     long ns;
     int phase;       /* 0: napping to the end, 1: reading the clock, 2: yielding to the end */
@@ -75,7 +93,8 @@ static void pace(pace_t *p)
             return;
         }
     }
-    if (p->phase == 2) {
+    if (p->phase == 2 ||
+        (p->phase == 0 && bg_yields != NULL && atomic_load_explicit(bg_yields, memory_order_relaxed))) {
         sched_yield();
         return;
     }

@@ -6,11 +6,15 @@
 #ifndef PAPCOLL_P2P_H
 #define PAPCOLL_P2P_H
 
+#include <stdatomic.h>
 #include <string.h>
 
 #include "site.h"
 
-/* Background waits: poll with a growing sleep instead of spinning. */
+/* Background waits: poll with a growing sleep instead of spinning, or
+ * yield between polls while *flag is set (papcoll__bg_yield_when sets flag
+ * for the calling thread's background waits; NULL: always nap). */
+void papcoll__bg_yield_when(const atomic_int *flag);
 int papcoll__bg_wait(MPI_Request *req);
 int papcoll__bg_waitall(int n, MPI_Request *reqs, MPI_Status *sts);
 int papcoll__bg_waitsome(int n, MPI_Request *reqs, int *done, int *idx, MPI_Status *sts);

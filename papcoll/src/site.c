@@ -112,6 +112,7 @@ static void site_init(papcoll_site_t *site, papcoll_ctx_t *ctx, const char *name
     site->op = op;
     site->comm = site->mcomm = site->ccomm = MPI_COMM_NULL;
     site->bg_iter = site->done_iter = site->mon_bg = -1;
+    atomic_init(&site->bg_yields, 0);
     site->last_sig.root = -2;
     site->last_algo = site->algo_hist[0] = site->algo_hist[1] = -1;
     site->snap[0].iter = site->snap[1].iter = -1;

@@ -14,6 +14,7 @@
 #define PAPCOLL_SITE_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 #include "args.h"
 #include "context.h"
@@ -143,6 +144,10 @@ struct papcoll_site {
     int mon_bg;           /* call index for which it started a background part */
     int bg_iter;          /* call index whose background part finished */
     int bg_rc;
+    /* 1 from the running call's decision to its end when that call's waits
+     * do not nap (papcoll__fg_naps): its background part's waits then yield
+     * between polls instead of napping (papcoll__bg_yield_when). */
+    atomic_int bg_yields;
     papcoll__plan_t plan;
     papcoll__selection_t sel; /* the plan's selection */
     int pred_ok;          /* pred holds the last exchange's prediction */

@@ -1,21 +1,17 @@
 #!/usr/bin/env python3
 """Table of ab.sh's logs: median run time [ms] per entry, old and new binary
 side by side, one row per delay and pair.  Usage: table.py OUTDIR"""
+import importlib.util
 import os
 import re
 import sys
 
-LINE = re.compile(r"^summary: op=\w+ algo=(\S+) P=\d+ runtime_median_ms=([0-9.]+)")
-
-
-def medians(path):
-    out = {}
-    with open(path) as f:
-        for line in f:
-            m = LINE.match(line)
-            if m:
-                out[m.group(1)] = float(m.group(2))
-    return out
+# The log parser of reduce-8node's forced-algorithm table.
+_spec = importlib.util.spec_from_file_location(
+    "forced_table", os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../reduce-8node/forced/table.py"))
+_forced = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_forced)
+medians = _forced.medians
 
 
 def main():

@@ -7,10 +7,11 @@ import re
 import sys
 
 KS = ["1", "2", "3", "4", "5", "6", "7", "adapt"]
-LINE = re.compile(r"^summary: op=reduce algo=(\S+) P=\d+ runtime_median_ms=([0-9.]+)")
+LINE = re.compile(r"^summary: op=\w+ algo=(\S+) P=\d+ runtime_median_ms=([0-9.]+)")
 
 
 def medians(path):
+    """papbench log -> {algorithm: median run time [ms]} (its summary lines)."""
     out = {}
     with open(path) as f:
         for line in f:
@@ -53,4 +54,5 @@ def main():
         print("  f%d-%s: %s" % (f, n, ", ".join(rs)))
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -206,6 +206,40 @@ static void test_auto_allreduce(void)
           papcoll_algo_name(AR, o.algo));
 }
 
+/* xbeta, an exchange with one peer: where it runs at half rate (2 beta,
+ * measured with 8 ranks on 2 cores) the ring's one-way steps beat the
+ * exchanges of Rabenseifner and recursive doubling; xbeta = beta (or none)
+ * leaves the costs as the one-way model gives them. */
+static void test_auto_xbeta(void)
+{
+    papcoll__auto_cfg_t cfg = {0.25};
+    papcoll__auto_out_t o;
+    papcoll_op_t AR = PAPCOLL_OP_ALLREDUCE, R = PAPCOLL_OP_REDUCE;
+    papcoll__pin_t in = pin(8, 1 << 20, 0, 1);
+    double a = 50e-6, b = 8e-9, g = 1e-9, x = 16e-9, m = 1 << 20, c;
+
+    in.xbeta = x;
+    papcoll__auto_choose(AR, &in, &cfg, all_ok, NULL, &o);
+    check(o.algo == A(AR, "ring") && fabs(o.t_base - (14 * a + 1.75 * m * b + 0.875 * m * g)) < 1e-12,
+          "allreduce 1 MiB, xbeta 2 beta: ring at 2(P-1) a + 2 (P-1)/P m b + (P-1)/P m g, got %s %g",
+          papcoll_algo_name(AR, o.algo), o.t_base);
+    c = papcoll__cost(AR, A(AR, "rabenseifner"), &in);
+    check(fabs(c - (6 * a + 1.75 * m * x + 0.875 * m * g)) < 1e-12, "allreduce rabenseifner: exchanges, %g",
+          c);
+    c = papcoll__cost(AR, A(AR, "recdoubling"), &in);
+    check(fabs(c - 3 * (a + m * (x + g))) < 1e-12, "allreduce recdoubling: every round an exchange, %g", c);
+    c = papcoll__cost(R, A(R, "rabenseifner"), &in);
+    check(fabs(c - (6 * a + 0.875 * m * (x + b) + 0.875 * m * g)) < 1e-12,
+          "reduce rabenseifner: exchanges, then a one-way gather, %g", c);
+    c = papcoll__cost(R, A(R, "ring"), &in);
+    check(fabs(c - (10 * a + 1.75 * m * b + 0.875 * m * g)) < 1e-12,
+          "reduce ring: one way, (P - 1 + L) a, %g", c);
+    in.xbeta = b;
+    papcoll__auto_choose(AR, &in, &cfg, all_ok, NULL, &o);
+    check(o.algo == A(AR, "rabenseifner"), "allreduce 1 MiB, xbeta = beta: rabenseifner, got %s",
+          papcoll_algo_name(AR, o.algo));
+}
+
 /* Gather under a predicted PAT: the root's port as a queue. */
 static void test_auto_port(void)
 {
@@ -407,6 +441,7 @@ int main(void)
     test_rules_match();
     test_auto();
     test_auto_allreduce();
+    test_auto_xbeta();
     test_ph();
     test_auto_port();
     test_regime();

@@ -69,9 +69,10 @@ typedef struct {
 } config_t;
 
 /* INI keys and environment variables of the model (model.h). */
-static const char *const model_keys[PAPCOLL__M_N] = {"model_alpha", "model_beta", "model_gamma"};
+static const char *const model_keys[PAPCOLL__M_N] = {"model_alpha", "model_beta", "model_gamma",
+                                                     "model_xbeta"};
 static const char *const model_envs[PAPCOLL__M_N] = {"PAPCOLL_MODEL_ALPHA", "PAPCOLL_MODEL_BETA",
-                                                     "PAPCOLL_MODEL_GAMMA"};
+                                                     "PAPCOLL_MODEL_GAMMA", "PAPCOLL_MODEL_XBETA"};
 
 static int on_ini(void *user, const char *section, const char *key, const char *value)
 {

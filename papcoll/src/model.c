@@ -64,6 +64,26 @@ static int rounds(MPI_Comm comm, int peer, int lower, char *buf, int bytes, int 
     return PAPCOLL__ERR(rc);
 }
 
+/* Rounds of `blocks` exchanges of `bytes` each way with the peer (one
+ * MPI_Sendrecv per block); returns the shortest round. */
+static int exchanges(MPI_Comm comm, int peer, char *buf, int bytes, int blocks, int reps, double *best)
+{
+    int r, b, rc = MPI_SUCCESS;
+    double t;
+
+    *best = 0;
+    for (r = 0; r < reps && rc == MPI_SUCCESS; r++) {
+        t = PMPI_Wtime();
+        for (b = 0; b < blocks && rc == MPI_SUCCESS; b++)
+            rc = PMPI_Sendrecv(buf, bytes, MPI_BYTE, peer, MODEL_TAG, buf + bytes, bytes, MPI_BYTE, peer,
+                               MODEL_TAG, comm, MPI_STATUS_IGNORE);
+        t = PMPI_Wtime() - t;
+        if (r == 0 || t < *best)
+            *best = t;
+    }
+    return PAPCOLL__ERR(rc);
+}
+
 /* Seconds per byte of MPI_Reduce_local(MPI_INT, MPI_SUM), the shortest of reps. */
 static int combine_time(char *buf, double *gamma)
 {
@@ -85,7 +105,7 @@ static int combine_time(char *buf, double *gamma)
 int papcoll__model_measure(MPI_Comm comm, papcoll__model_t *m)
 {
     int rank, size, peer, lower, rc, ok;
-    double t0 = PMPI_Wtime(), rt = 0, bt = 0, mine[PAPCOLL__M_N + 1];
+    double t0 = PMPI_Wtime(), rt = 0, bt = 0, xt = 0, mine[PAPCOLL__M_N + 1];
     char *buf = malloc(2 * (size_t)BETA_BLOCK);
 
     memset(m, 0, sizeof(*m));
@@ -105,8 +125,11 @@ int papcoll__model_measure(MPI_Comm comm, papcoll__model_t *m)
         rc = rounds(comm, peer, lower, buf, 0, 1, ALPHA_REPS, &rt);
     if (rc == PAPCOLL_OK && peer < size)
         rc = rounds(comm, peer, lower, buf, BETA_BLOCK, BETA_BLOCKS, BETA_REPS, &bt);
+    if (rc == PAPCOLL_OK && peer < size)
+        rc = exchanges(comm, peer, buf, BETA_BLOCK, BETA_BLOCKS, BETA_REPS, &xt);
     mine[PAPCOLL__M_ALPHA] = rt / 2;
     mine[PAPCOLL__M_BETA] = bt > rt ? (bt - rt) / ((double)BETA_BLOCK * BETA_BLOCKS) : 0;
+    mine[PAPCOLL__M_XBETA] = lower && xt > rt / 2 ? (xt - rt / 2) / ((double)BETA_BLOCK * BETA_BLOCKS) : 0;
     if (rc == PAPCOLL_OK)
         rc = combine_time(buf, &mine[PAPCOLL__M_GAMMA]);
     mine[PAPCOLL__M_N] = rc != PAPCOLL_OK;
@@ -148,20 +171,22 @@ static int cache_key(MPI_Comm comm, char key[17])
     return PAPCOLL_OK;
 }
 
-/* The last line "KEY alpha beta gamma" of the cache file with this key. */
+/* The last line "KEY alpha beta gamma xbeta" of the cache file with this
+ * key (lines of another form, such as the three values before xbeta, are
+ * skipped: the model is measured again and appended). */
 static int cache_read(const char *path, const char *key, double v[PAPCOLL__M_N])
 {
     FILE *f = fopen(path, "r");
-    char line[256], k[32];
-    double a, b, g;
+    char line[256], k[32], end;
+    double a, b, g, x;
     int found = 0;
 
     if (f == NULL)
         return 0;
     while (fgets(line, sizeof line, f) != NULL)
-        if (line[0] != '#' && sscanf(line, "%31s %lf %lf %lf", k, &a, &b, &g) == 4 && strcmp(k, key) == 0 &&
-            a >= 0 && b >= 0 && g >= 0) {
-            v[PAPCOLL__M_ALPHA] = a, v[PAPCOLL__M_BETA] = b, v[PAPCOLL__M_GAMMA] = g;
+        if (line[0] != '#' && sscanf(line, "%31s %lf %lf %lf %lf %c", k, &a, &b, &g, &x, &end) == 5 &&
+            strcmp(k, key) == 0 && a >= 0 && b >= 0 && g >= 0 && x >= 0) {
+            v[PAPCOLL__M_ALPHA] = a, v[PAPCOLL__M_BETA] = b, v[PAPCOLL__M_GAMMA] = g, v[PAPCOLL__M_XBETA] = x;
             found = 1;
         }
     fclose(f);
@@ -204,8 +229,8 @@ static void cache_store(const papcoll_ctx_t *ctx, const char *key, const papcoll
     int ok = f != NULL;
 
     if (ok) {
-        ok = fprintf(f, "%s %.17g %.17g %.17g\n", key, m->v[PAPCOLL__M_ALPHA], m->v[PAPCOLL__M_BETA],
-                     m->v[PAPCOLL__M_GAMMA]) > 0;
+        ok = fprintf(f, "%s %.17g %.17g %.17g %.17g\n", key, m->v[PAPCOLL__M_ALPHA], m->v[PAPCOLL__M_BETA],
+                     m->v[PAPCOLL__M_GAMMA], m->v[PAPCOLL__M_XBETA]) > 0;
         ok = fclose(f) == 0 && ok;
     }
     if (!ok && !ctx->quiet)
@@ -222,7 +247,7 @@ int papcoll__model_ensure(papcoll_ctx_t *ctx, MPI_Comm comm)
         return PAPCOLL_OK;
     memset(&m, 0, sizeof(m));
     for (i = 0; i < PAPCOLL__M_N; i++)
-        all = all && !isnan(ctx->model_cfg[i]);
+        all = all && (!isnan(ctx->model_cfg[i]) || i == PAPCOLL__M_XBETA);
     if (!all && (rc = cache_lookup(ctx, comm, key, &m, &found)) != PAPCOLL_OK)
         return rc;
     if (!all && !found) {
@@ -237,6 +262,8 @@ int papcoll__model_ensure(papcoll_ctx_t *ctx, MPI_Comm comm)
             m.v[i] = ctx->model_cfg[i];
             m.measured &= ~(1u << i);
         }
+    if (all && isnan(ctx->model_cfg[PAPCOLL__M_XBETA])) /* a configured model: full duplex */
+        m.v[PAPCOLL__M_XBETA] = m.v[PAPCOLL__M_BETA];
     ctx->model = m;
     ctx->has_model = 1;
     return PAPCOLL_OK;

@@ -2,13 +2,19 @@
  * The alpha-beta-gamma model of a context (model.c): Hockney's alpha (per
  * message) and beta (per byte) plus gamma, the per-byte cost of combining
  * (Marendic 2016 Sect. 5.1: sending and combining m bytes costs alpha +
- * m beta + m gamma).  Clairvoyant's round time d and segment count N come
+ * m beta + m gamma), and xbeta, the per-byte cost of each direction of an
+ * exchange with one peer (both send m and receive m: alpha + m xbeta).  On
+ * a full-duplex network with a core per rank xbeta is beta; with 8 ranks
+ * on 2 cores it measured 2 beta (docs/results/bcast-allreduce-8node.md,
+ * "Every size of the issue's range").  Clairvoyant's round time d and segment count N come
  * from it (Marendic Sect. 5.2 and 5.4); later the auto policy.  Not
  * installed.
  *
- * Values: each of model_alpha, model_beta, model_gamma (INI keys;
- * PAPCOLL_MODEL_ALPHA, _BETA, _GAMMA) given in the options is taken as it
- * is (seconds, seconds per byte); the others are measured once per context,
+ * Values: each of model_alpha, model_beta, model_gamma, model_xbeta (INI
+ * keys; PAPCOLL_MODEL_ALPHA, _BETA, _GAMMA, _XBETA) given in the options is
+ * taken as it is (seconds, seconds per byte); when alpha, beta and gamma
+ * are all given, xbeta not given is beta (nothing is measured); otherwise
+ * the values not given are measured once per context,
  * at the first point that needs the model and is collective anyway (the
  * creation of a site whose policy uses it).  Every rank ends with rank 0's
  * options and the same measured values, so plans built from the model
@@ -24,10 +30,10 @@
 
 #include "papcoll.h"
 
-enum { PAPCOLL__M_ALPHA, PAPCOLL__M_BETA, PAPCOLL__M_GAMMA, PAPCOLL__M_N };
+enum { PAPCOLL__M_ALPHA, PAPCOLL__M_BETA, PAPCOLL__M_GAMMA, PAPCOLL__M_XBETA, PAPCOLL__M_N };
 
 typedef struct {
-    double v[PAPCOLL__M_N]; /* alpha (s), beta (s/B), gamma (s/B) */
+    double v[PAPCOLL__M_N]; /* alpha (s), beta (s/B), gamma (s/B), xbeta (s/B) */
     unsigned measured;      /* bit i: v[i] was measured, else configured */
     double seconds;         /* wall time of the measurement (0: none) */
     int cached;             /* the measured values came from model_cache */
@@ -38,13 +44,15 @@ typedef struct {
 int papcoll__model_parse(const char *key, const char *text, int loud, double *out);
 
 /*
- * Measures all three, collective over comm (every rank gets the same
+ * Measures all four, collective over comm (every rank gets the same
  * values): all pairs (2i, 2i+1) at once, as in a round of a reduction.
  * alpha: half the shortest of 20 round trips of empty messages; beta: 4
  * blocks of 256 KiB back to back then an empty reply, (time - 2 alpha) / 1
- * MiB, the shortest of 3; gamma: MPI_Reduce_local of 256 KiB of MPI_INT
- * with MPI_SUM, the shortest of 5, per byte.  Maxima over ranks (the
- * slowest pair sets the pace of a round).  One process: alpha = beta = 0.
+ * MiB, the shortest of 3; xbeta: the same 4 blocks sent both ways at once
+ * (MPI_Sendrecv per block), (time - alpha) / 1 MiB, the shortest of 3;
+ * gamma: MPI_Reduce_local of 256 KiB of MPI_INT with MPI_SUM, the shortest
+ * of 5, per byte.  Maxima over ranks (the slowest pair sets the pace of a
+ * round).  One process: alpha = beta = xbeta = 0.
  */
 int papcoll__model_measure(MPI_Comm comm, papcoll__model_t *m);
 

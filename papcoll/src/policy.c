@@ -76,21 +76,35 @@ static double cost_bcast(papcoll_op_t op, int algo, const papcoll__pin_t *in)
     return NAN;
 }
 
+/* Per byte each way of an exchange with one peer: the model's xbeta, or
+ * beta where the model has none. */
+static double xbeta(const papcoll__pin_t *in)
+{
+    return in->xbeta > 0 ? in->xbeta : in->beta;
+}
+
+/* Reductions; recursive halving and radix-k's rounds, and every round of
+ * recursive doubling, are exchanges with one peer (xbeta); the other
+ * transfers go one way (beta). */
 static double cost_reduce(papcoll_op_t op, int algo, const papcoll__pin_t *in)
 {
     double P = in->P, m = in->bytes, L = log2c(in->P), a = in->alpha, b = in->beta, g = in->gamma;
+    double x = xbeta(in);
+    int all = op == PAPCOLL_OP_ALLREDUCE;
 
-    if (is(op, algo, "binomial") || is(op, algo, "fibonacci") || is(op, algo, "recdoubling"))
+    if (is(op, algo, "recdoubling"))
+        return L * (a + m * (x + g));
+    if (is(op, algo, "binomial") || is(op, algo, "fibonacci"))
         return L * (a + m * (b + g));
     if (is(op, algo, "pipelined") || is(op, algo, "inorder"))
         return pipeline(floor(log2(P > 1 ? P : 1)), m, in, b + g, 2);
     if (is(op, algo,
            "clairvoyant")) /* on balanced arrivals: segments through a binary tree (Marendic Eq. 1) */
         return pipeline(L, m, in, b + g, 1);
-    if (is(op, algo, "rabenseifner") || is(op, algo, "radixk"))
-        return 2 * L * a + 2 * (P - 1) / P * m * b + (P - 1) / P * m * g;
-    if (is(op, algo, "ring"))
-        return (P - 1 + L) * a + 2 * (P - 1) / P * m * b + (P - 1) / P * m * g;
+    if (is(op, algo, "rabenseifner") || is(op, algo, "radixk")) /* reduce-scatter, then allgather or gather */
+        return 2 * L * a + (P - 1) / P * m * (x + (all ? x : b)) + (P - 1) / P * m * g;
+    if (is(op, algo, "ring")) /* reduce: ring reduce-scatter, binomial gather */
+        return (all ? 2 * (P - 1) : P - 1 + L) * a + 2 * (P - 1) / P * m * b + (P - 1) / P * m * g;
     return NAN;
 }
 

@@ -20,6 +20,7 @@ typedef struct {
     int commutative;           /* reductions: the op commutes */
     int has_monitor;           /* the context has monitor threads */
     double alpha, beta, gamma; /* the context's model (s, s/B, s/B) */
+    double xbeta;              /* per byte each way of an exchange with one peer (NaN or 0: beta) */
     double seg;                /* segment bytes of SEGMENTED algorithms */
     int root;                  /* the call's root (-1: none) */
     const double *pred;        /* [P] predicted arrival offsets (s); NULL: none */

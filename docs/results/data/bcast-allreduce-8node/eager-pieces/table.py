@@ -1,20 +1,19 @@
 #!/usr/bin/env python3
 """Table of ab.sh's logs: median run time [ms] per entry, old and new binary
 side by side, one row per size and pair.  Usage: table.py OUTDIR"""
+import importlib.util
 import os
 import re
 import sys
 
+# The log parser of reduce-8node's forced-algorithm table.
+_spec = importlib.util.spec_from_file_location(
+    "forced_table", os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../reduce-8node/forced/table.py"))
+_forced = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_forced)
+medians = _forced.medians
+
 SIZES = {"16K": "64 KiB", "64K": "256 KiB", "256K": "1 MiB", "1M": "4 MiB", "2M": "8 MiB"}
-
-
-def medians(path):
-    m = {}
-    for line in open(path):
-        g = re.match(r"summary: op=\S+ algo=(\S+) P=\d+ runtime_median_ms=([\d.]+)", line)
-        if g:
-            m[g.group(1)] = float(g.group(2))
-    return m
 
 
 def main():

@@ -206,8 +206,8 @@ static void test_auto_allreduce(void)
           papcoll_algo_name(AR, o.algo));
 }
 
-/* xbeta, an exchange with one peer: where it runs at half rate (2 beta,
- * measured with 8 ranks on 2 cores) the ring's one-way steps beat the
+/* xbeta, an exchange with one peer: where it runs at half rate (2 beta, as
+ * 8 MiB exchanges with 8 ranks on 2 cores) the ring's one-way steps beat the
  * exchanges of Rabenseifner and recursive doubling; xbeta = beta (or none)
  * leaves the costs as the one-way model gives them. */
 static void test_auto_xbeta(void)

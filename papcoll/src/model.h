@@ -5,8 +5,9 @@
  * m beta + m gamma), and xbeta, the per-byte cost of each direction of an
  * exchange with one peer (both send m and receive m: alpha + m xbeta).  On
  * a full-duplex network with a core per rank xbeta is beta; with 8 ranks
- * on 2 cores it measured 2 beta (docs/results/bcast-allreduce-8node.md,
- * "Every size of the issue's range").  Clairvoyant's round time d and segment count N come
+ * on 2 cores this measurement gave 1.6-1.7 beta, and 8 MiB exchanges took
+ * 2x the one-way time (docs/results/bcast-allreduce-8node.md, "Every size
+ * of the issue's range", "The model's exchange rate").  Clairvoyant's round time d and segment count N come
  * from it (Marendic Sect. 5.2 and 5.4); later the auto policy.  Not
  * installed.
  *

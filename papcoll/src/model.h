@@ -7,9 +7,9 @@
  * a full-duplex network with a core per rank xbeta is beta; with 8 ranks
  * on 2 cores this measurement gave 1.6-1.7 beta, and 8 MiB exchanges took
  * 2x the one-way time (docs/results/bcast-allreduce-8node.md, "Every size
- * of the issue's range", "The model's exchange rate").  Clairvoyant's round time d and segment count N come
- * from it (Marendic Sect. 5.2 and 5.4); later the auto policy.  Not
- * installed.
+ * of the issue's range", "The model's exchange rate").  Clairvoyant's round
+ * time d and segment count N come from it (Marendic Sect. 5.2 and 5.4); so
+ * do the costs of the rules, auto and tune policies.  Not installed.
  *
  * Values: each of model_alpha, model_beta, model_gamma, model_xbeta (INI
  * keys; PAPCOLL_MODEL_ALPHA, _BETA, _GAMMA, _XBETA) given in the options is

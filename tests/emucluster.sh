@@ -132,8 +132,21 @@ expect_error "half up" "$EMU" --prefix "$PREFIX" up 3 --subnet "$SUBNET"
 "$EMU" --prefix "$PREFIX" down >/dev/null 2>&1 || fail "down of a half-up cluster failed"
 nothing_left "down of a half-up cluster"
 
+expect_error "bad --cc" "$EMU" --prefix "$PREFIX" up 2 --cc 'cu bic' --subnet "$SUBNET"
+expect_error "'nosuchcc' is not available" "$EMU" --prefix "$PREFIX" up 2 --cc nosuchcc --subnet "$SUBNET"
+nothing_left "up with an unknown --cc"
+
+# The nodes run cubic (the default), whatever the host runs; the host's
+# default is the same after 'up' as before.
+CCKEY=net.ipv4.tcp_congestion_control
+host_cc=$(sysctl -n $CCKEY)
 "$EMU" --prefix "$PREFIX" up 3 --rate "$RATE" --latency 0 --subnet "$SUBNET" \
     >"$TMP/up.log" 2>&1 || fail "up failed: $(tail -n 1 "$TMP/up.log")"
+[[ $(sysctl -n $CCKEY) == "$host_cc" ]] || fail "up changed the host's $CCKEY from $host_cc"
+for i in 0 1 2; do
+    got=$(ip netns exec "${PREFIX}n$i" sysctl -n $CCKEY)
+    [[ $got == cubic ]] || fail "node $i runs TCP congestion control '$got', not cubic"
+done
 
 timeout 60 "$EMU" --prefix "$PREFIX" run -- "$TMP/emuprobe" "$BYTES" >"$TMP/run.log" 2>&1 ||
     fail "run failed (rc $?): $(grep -v '^rank ' "$TMP/run.log" | head -n 3 | tr '\n' ' ')"
@@ -155,7 +168,7 @@ read -r ok pps ppmin ins inmin <<<"$verdict"
     "(want >= ${ppmin}s), 2 senders -> rank 0 ${ins}s (want >= ${inmin}s)"
 
 brief=$("$EMU" --prefix "$PREFIX" status --brief)
-[[ $brief == "state=up prefix=$PREFIX nodes=3 rate=$RATE rate_bps=$RATE_BPS latency_us=0 "* ]] ||
+[[ $brief == "state=up prefix=$PREFIX nodes=3 rate=$RATE rate_bps=$RATE_BPS latency_us=0 "*" cc=cubic" ]] ||
     fail "status --brief: unexpected '$brief'"
 "$EMU" --prefix "$PREFIX" status >"$TMP/status.log" 2>&1 || fail "status failed"
 grep -q "tbf .*rate 200Mbit" "$TMP/status.log" || fail "status shows no tbf shaping"
@@ -181,5 +194,6 @@ fi
 nothing_left "down"
 
 echo "PASS: emucluster: 3 ranks on 3 nodes; 8 MB one-way ${pps}s (>= ${ppmin}s at $RATE);" \
-    "2 senders -> rank 0 ${ins}s (>= ${inmin}s); $lat; errors one line; down left nothing"
+    "2 senders -> rank 0 ${ins}s (>= ${inmin}s); TCP cubic on the nodes (host: $host_cc); $lat;" \
+    "errors one line; down left nothing"
 exit 0

@@ -134,23 +134,19 @@ double papcoll__cost(papcoll_op_t op, int algo, const papcoll__pin_t *in)
     }
 }
 
-/* Counterparts: base -> foreground and background variant; own: the
- * background variant is the base's own schedule (reordered by the
- * prediction) with every forward in the monitor thread, which the model
- * prices as the base on balanced arrivals (auto runs it whenever it can). */
+/* Counterparts: base -> foreground and background variant. */
 static const struct {
     const char *op, *base, *fg, *bg;
-    int own;
 } sorted_tab[] = {
-    {"gather", "lin", "sls", "bsls", 0},
-    {"gather", "ls", "sls", "bsls", 0},
-    {"gather", "bnom", "sbn", "bsbn", 0},
-    {"scatter", "lin", "slin", "bsln", 0},
-    {"scatter", "bnom", "sbn", "bsbn", 0},
-    {"bcast", "binomial", "sorted", "bsorted", 0},
-    {"bcast", "pipelined", "sorted", "bsorted", 0},
-    {"bcast", "chain", "bchain", "bchain", 1},
-    {"bcast", "scatter_allgather", "bchain", "bchain", 0},
+    {"gather", "lin", "sls", "bsls"},
+    {"gather", "ls", "sls", "bsls"},
+    {"gather", "bnom", "sbn", "bsbn"},
+    {"scatter", "lin", "slin", "bsln"},
+    {"scatter", "bnom", "sbn", "bsbn"},
+    {"bcast", "binomial", "sorted", "bsorted"},
+    {"bcast", "pipelined", "sorted", "bsorted"},
+    {"bcast", "chain", "bchain", "bchain"},
+    {"bcast", "scatter_allgather", "bchain", "bchain"},
 };
 
 /* The row of sorted_tab for base, or -1. */
@@ -162,14 +158,6 @@ static int sorted_row(papcoll_op_t op, int base)
         if (strcmp(sorted_tab[i].op, papcoll_op_name(op)) == 0 && is(op, base, sorted_tab[i].base))
             return (int)i;
     return -1;
-}
-
-/* 1 when base's background variant is its own schedule (sorted_tab's own). */
-static int own_background(papcoll_op_t op, int base)
-{
-    int r = sorted_row(op, base);
-
-    return r >= 0 && sorted_tab[r].own;
 }
 
 int papcoll__sorted_of(papcoll_op_t op, int base, int commutative, int bg)
@@ -310,17 +298,6 @@ void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, const papco
         return;
     port = pat_times(op, out->base, s, in, out->t_base, &slow_base, &slow_sorted);
     out->gain = slow_base - slow_sorted;
-    /* The base's own schedule in the monitor thread: on balanced arrivals
-     * the model prices it as the base.  Measured balanced on 8 emulated
-     * nodes (docs/policies.md): its median is 1.03-1.08x the foreground
-     * chain's, but the chain stalls for 55-175 ms in up to a quarter of the
-     * calls and the background form does not: phase totals 0.38-0.41x. */
-    if (in->has_monitor && own_background(op, out->base) &&
-        s == papcoll__sorted_of(op, out->base, in->commutative, 1)) {
-        out->algo = s;
-        out->why = "the base's background form, whenever a monitor thread runs";
-        return;
-    }
     /* The model prices neither the counterpart's wait for its plan nor its
      * thread: a gain within AUTO_MARGIN of t_base is no reason to switch
      * (measured: the predicted arrivals' jitter flipped the choice).  The

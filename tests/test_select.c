@@ -140,6 +140,10 @@ static void test_auto(void)
     papcoll__auto_choose(B, &in, &cfg, all_ok, NULL, &o);
     check(o.algo == A(B, "chain"), "bcast 1 MiB balanced, no monitor: chain, got %s",
           papcoll_algo_name(B, o.algo));
+    in.spread = 0.05; /* the foreground counterpart of the chain: same engine, sorted order */
+    papcoll__auto_choose(B, &in, &cfg, all_ok, NULL, &o);
+    check(o.algo == A(B, "schain"), "bcast 1 MiB, 50 ms spread, no monitor: schain, got %s",
+          papcoll_algo_name(B, o.algo));
     /* 64 KiB: latency-bound, the base is scatter_allgather (1.42 ms) and its
      * counterpart bchain takes 4.02 ms on balanced arrivals.  A 2 ms spread
      * would save a tree 0.84 ms but costs the chain more than that. */

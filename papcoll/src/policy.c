@@ -67,9 +67,9 @@ static double cost_bcast(papcoll_op_t op, int algo, const papcoll__pin_t *in)
      * chain (papcoll__model_time never takes them as the base). */
     if (is(op, algo, "binomial") || is(op, algo, "sorted") || is(op, algo, "arrival") || is(op, algo, "bsorted"))
         return L * (a + m * b);
-    if (is(op, algo, "pipelined"))
+    if (is(op, algo, "pipelined") || is(op, algo, "spipelined"))
         return pipeline(floor(log2(P > 1 ? P : 1)), m, in, b, 2);
-    if (is(op, algo, "chain") || is(op, algo, "bchain"))
+    if (is(op, algo, "chain") || is(op, algo, "schain") || is(op, algo, "bchain"))
         return pipeline(P - 1, m, in, b, 1);
     if (is(op, algo, "scatter_allgather"))
         return (L + P - 1) * a + 2 * (P - 1) / P * m * b;
@@ -144,9 +144,9 @@ static const struct {
     {"scatter", "lin", "slin", "bsln"},
     {"scatter", "bnom", "sbn", "bsbn"},
     {"bcast", "binomial", "sorted", "bsorted"},
-    {"bcast", "pipelined", "sorted", "bsorted"},
-    {"bcast", "chain", "bchain", "bchain"},
-    {"bcast", "scatter_allgather", "bchain", "bchain"},
+    {"bcast", "pipelined", "spipelined", "bsorted"},
+    {"bcast", "chain", "schain", "bchain"},
+    {"bcast", "scatter_allgather", "schain", "bchain"},
 };
 
 /* The row of sorted_tab for base, or -1. */

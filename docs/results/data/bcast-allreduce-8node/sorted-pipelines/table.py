@@ -6,19 +6,11 @@ import os
 import re
 import sys
 
-LINE = re.compile(r"^summary: op=\w+ algo=(\S+) P=\d+ runtime_median_ms=([0-9.]+)")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+from papbench_summary import medians  # noqa: E402
+
 BASE = ["binomial", "pipelined", "chain", "scatter_allgather"]
 PAP = ["sorted", "bsorted", "bchain", "spipelined", "schain"]
-
-
-def medians(path):
-    out = {}
-    with open(path) as f:
-        for line in f:
-            m = LINE.match(line)
-            if m:
-                out[m.group(1)] = float(m.group(2))
-    return out
 
 
 def main():

@@ -6,19 +6,10 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+from papbench_summary import medians  # noqa: E402
+
 KS = ["1", "2", "3", "4", "5", "6", "7", "adapt"]
-LINE = re.compile(r"^summary: op=\w+ algo=(\S+) P=\d+ runtime_median_ms=([0-9.]+)")
-
-
-def medians(path):
-    """papbench log -> {algorithm: median run time [ms]} (its summary lines)."""
-    out = {}
-    with open(path) as f:
-        for line in f:
-            m = LINE.match(line)
-            if m:
-                out[m.group(1)] = float(m.group(2))
-    return out
 
 
 def main():

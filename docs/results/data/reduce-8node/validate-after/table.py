@@ -6,20 +6,14 @@ radixk) and to Open MPI (mpi).
 
   python3 table.py LOG...
 """
-import re
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+from papbench_summary import medians  # noqa: E402
 
 FIXED = ["binomial", "pipelined", "inorder", "fibonacci", "ring", "rabenseifner", "radixk"]
 ORDER = ["treedyn", "noncommut_treedyn", "clairvoyant"] + FIXED + ["mpi"]
-
-
-def medians(path):
-    m = {}
-    for line in open(path):
-        g = re.match(r"summary: op=\S+ algo=(\S+) P=\d+ runtime_median_ms=([\d.]+)", line)
-        if g:
-            m[g.group(1)] = float(g.group(2))
-    return m
 
 
 def main():

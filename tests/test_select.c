@@ -168,6 +168,34 @@ static void test_auto(void)
     papcoll__auto_choose(R, &in, &cfg, all_ok, NULL, &o);
     check(o.algo == A(R, "clairvoyant") && isnan(o.gain),
           "reduce 1 MiB, 50 ms spread: clairvoyant stays, got %s", papcoll_algo_name(R, o.algo));
+    {
+        /* A predicted PAT: spread over the ranks (uniform-like) -> treedyn;
+         * one late rank -> Clairvoyant stays; the same spread without a
+         * monitor thread -> Clairvoyant (treedyn's coordinator needs it). */
+        double uni[8] = {0, 0.007, 0.014, 0.021, 0.028, 0.035, 0.042, 0.049};
+        double one[8] = {0, 0.001, 0.002, 0.001, 0, 0.002, 0.001, 0.05};
+
+        in.pred = uni;
+        papcoll__auto_choose(R, &in, &cfg, all_ok, NULL, &o);
+        check(o.algo == A(R, "treedyn") && o.base == A(R, "clairvoyant"),
+              "reduce 1 MiB, spread-out PAT: treedyn, got %s", papcoll_algo_name(R, o.algo));
+        in.has_monitor = 0;
+        papcoll__auto_choose(R, &in, &cfg, all_ok, NULL, &o);
+        check(o.algo == A(R, "clairvoyant"), "reduce, spread-out PAT, no monitor: clairvoyant, got %s",
+              papcoll_algo_name(R, o.algo));
+        in.has_monitor = 1;
+        in.pred = one;
+        papcoll__auto_choose(R, &in, &cfg, all_ok, NULL, &o);
+        check(o.algo == A(R, "clairvoyant"), "reduce 1 MiB, one late rank: clairvoyant, got %s",
+              papcoll_algo_name(R, o.algo));
+        in.pred = uni;
+        in.spread = 0.001; /* below the threshold: balanced */
+        papcoll__auto_choose(R, &in, &cfg, all_ok, NULL, &o);
+        check(o.algo == A(R, "clairvoyant"),
+              "reduce, spread-out PAT within the threshold: clairvoyant, got %s",
+              papcoll_algo_name(R, o.algo));
+        in.pred = NULL;
+    }
     in = pin(8, 64, 0, 1);
     papcoll__auto_choose(R, &in, &cfg, all_ok, NULL, &o);
     check(o.algo == A(R, "binomial"), "reduce 64 B: binomial (a tie goes to no plan), got %s",

@@ -276,6 +276,27 @@ static int pat_times(papcoll_op_t op, int base, int s, const papcoll__pin_t *in,
 
 #define AUTO_MARGIN 0.05 /* of t_base: the least gain for which auto switches */
 
+/* Whether the predicted imbalance is spread over the ranks: the latest
+ * predicted arrival is less than half the spread after the second latest,
+ * so no single rank carries it. */
+static int spread_out(const papcoll__pin_t *in)
+{
+    double lo = INFINITY, hi = -INFINITY, hi2 = -INFINITY, x;
+    int i;
+
+    for (i = 0; i < in->P; i++) {
+        x = in->pred[i];
+        lo = fmin(lo, x);
+        if (x > hi) {
+            hi2 = hi;
+            hi = x;
+        } else if (x > hi2) {
+            hi2 = x;
+        }
+    }
+    return in->P > 2 && hi - hi2 < (hi - lo) / 2;
+}
+
 void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, const papcoll__auto_cfg_t *cfg,
                           papcoll__eligible_fn ok, void *arg, papcoll__auto_out_t *out)
 {
@@ -289,8 +310,20 @@ void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, const papco
     if (out->base < 0 || isnan(in->spread))
         return;
     out->ratio = out->t_base > 0 ? papcoll__imbalance(in) / out->t_base : INFINITY;
-    if (papcoll_algo_flags(op, out->base) & PAPCOLL_F_NEEDS_PAT)
-        return; /* the base plans from the prediction itself (Clairvoyant): no counterpart */
+    if (papcoll_algo_flags(op, out->base) & PAPCOLL_F_NEEDS_PAT) {
+        /* The base plans from the prediction itself (Clairvoyant), and its
+         * schedule absorbs one late rank best (Marendic 2016, Prop. 3.7).
+         * With the imbalance spread over the ranks, the arrival-driven
+         * pairing of treedyn was the faster reduce in every phase measured
+         * (docs/policies.md, "reduce"); the model prices neither. */
+        s = papcoll__sorted_of(op, out->base, in->commutative, 1);
+        if (op == PAPCOLL_OP_REDUCE && in->has_monitor && in->pred != NULL && out->ratio >= cfg->ratio &&
+            s >= 0 && s != out->base && ok(op, s, arg) && spread_out(in)) {
+            out->algo = s;
+            out->why = "imbalance spread over the ranks, arrival-driven pairing";
+        }
+        return;
+    }
     s = papcoll__sorted_of(op, out->base, in->commutative, in->has_monitor);
     if (s < 0 || !ok(op, s, arg)) /* the foreground variant when the background one cannot run */
         s = papcoll__sorted_of(op, out->base, in->commutative, 0);

@@ -277,16 +277,15 @@ static int pat_times(papcoll_op_t op, int base, int s, const papcoll__pin_t *in,
 #define AUTO_MARGIN 0.05 /* of t_base: the least gain for which auto switches */
 
 /* Whether the predicted imbalance is spread over the ranks: the latest
- * predicted arrival is less than half the spread after the second latest,
- * so no single rank carries it. */
+ * predicted arrival is less than half the spread (in->spread, max - min of
+ * pred) after the second latest, so no single rank carries it. */
 static int spread_out(const papcoll__pin_t *in)
 {
-    double lo = INFINITY, hi = -INFINITY, hi2 = -INFINITY, x;
+    double hi = -INFINITY, hi2 = -INFINITY, x;
     int i;
 
     for (i = 0; i < in->P; i++) {
         x = in->pred[i];
-        lo = fmin(lo, x);
         if (x > hi) {
             hi2 = hi;
             hi = x;
@@ -294,7 +293,7 @@ static int spread_out(const papcoll__pin_t *in)
             hi2 = x;
         }
     }
-    return in->P > 2 && hi - hi2 < (hi - lo) / 2;
+    return in->P > 2 && hi - hi2 < in->spread / 2;
 }
 
 void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, const papcoll__auto_cfg_t *cfg,
@@ -318,7 +317,7 @@ void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, const papco
          * (docs/policies.md, "reduce"); the model prices neither. */
         s = papcoll__sorted_of(op, out->base, in->commutative, 1);
         if (op == PAPCOLL_OP_REDUCE && in->has_monitor && in->pred != NULL && out->ratio >= cfg->ratio &&
-            s >= 0 && s != out->base && ok(op, s, arg) && spread_out(in)) {
+            s >= 0 && ok(op, s, arg) && spread_out(in)) {
             out->algo = s;
             out->why = "imbalance spread over the ranks, arrival-driven pairing";
         }

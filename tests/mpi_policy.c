@@ -82,7 +82,7 @@ static void run_site(const char *policy, papcoll_op_t op, int no_monitor, int it
     unsigned seed = 12345u + 977u * (unsigned)g_rank;
     int it, rc, mm[2], v[2], switches = 0, last = -1;
 
-    /* allreduce: 16-byte segments, so that sorted_ring's pipeline after
+    /* allreduce: 16-byte segments, so that the chain's pipeline after
      * the late rank is short enough for auto to choose it (docs/policies.md) */
     if (op == PAPCOLL_OP_ALLREDUCE)
         setenv("PAPCOLL_SEGMENT_BYTES", "16", 1);

@@ -10,6 +10,7 @@
 
 #include "papcoll.h"
 #include "policy.h"
+#include "sched/wring.h"
 #include "select.h"
 #include "unit.h"
 
@@ -203,8 +204,9 @@ static void test_auto(void)
 }
 
 /* Allreduce: recursive doubling for small vectors, Rabenseifner for large
- * ones, sorted_ring under a large predicted imbalance where its pipeline
- * after the latest rank is shorter than the base. */
+ * ones, weighted_ring (sorted_ring beyond PAPCOLL__WRING_MAX_P ranks) under
+ * a large predicted imbalance where the chain's pipeline after the latest
+ * rank is shorter than the base. */
 static void test_auto_allreduce(void)
 {
     papcoll__auto_cfg_t cfg = {0.25};
@@ -227,9 +229,18 @@ static void test_auto_allreduce(void)
     in.spread = 0.05;
     papcoll__auto_choose(AR, &in, &cfg, all_ok, NULL, &o);
     /* N = 16: the base 50 ms + t_base against 50 ms + (16 + 8 - 1)(a + 64 KiB (b + g)) */
-    check(o.algo == A(AR, "sorted_ring") &&
-              fabs(o.gain - (o.t_base - 23 * (50e-6 + 65536 * 9e-9))) < 1e-12,
-          "allreduce 1 MiB, 50 ms spread: sorted_ring, got %s gain %g", papcoll_algo_name(AR, o.algo), o.gain);
+    check(o.algo == A(AR, "weighted_ring") && fabs(o.gain - (o.t_base - 23 * (50e-6 + 65536 * 9e-9))) < 1e-12,
+          "allreduce 1 MiB, 50 ms spread: weighted_ring, got %s gain %g", papcoll_algo_name(AR, o.algo),
+          o.gain);
+    /* Beyond the ranks weighted_ring plans for, the chain itself (16 MiB
+     * and 0.5 s: the chain's balanced 2N + P - 2 steps must not bind). */
+    in.P = PAPCOLL__WRING_MAX_P + 1;
+    in.bytes = 16 << 20;
+    in.spread = 0.5;
+    papcoll__auto_choose(AR, &in, &cfg, all_ok, NULL, &o);
+    check(o.algo == A(AR, "sorted_ring"), "allreduce 16 MiB, 0.5 s spread, P = %d: sorted_ring, got %s", in.P,
+          papcoll_algo_name(AR, o.algo));
+    in = pin(8, 1 << 20, 0.05, 1);
     in.commutative = 0;
     papcoll__auto_choose(AR, &in, &cfg, all_ok, NULL, &o);
     check(o.algo == A(AR, "rabenseifner"), "allreduce 1 MiB, not commutative: rabenseifner, got %s",

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "policy.h"
+#include "sched/wring.h"
 
 /* ---- cost model (Hockney alpha-beta plus gamma per combined byte) ------ */
 
@@ -160,14 +161,17 @@ static int sorted_row(papcoll_op_t op, int base)
     return -1;
 }
 
-int papcoll__sorted_of(papcoll_op_t op, int base, int commutative, int bg)
+int papcoll__sorted_of(papcoll_op_t op, int base, int commutative, int bg, int P)
 {
     int r;
 
     if (op == PAPCOLL_OP_REDUCE)
         return papcoll_algo_find(op, commutative ? (bg ? "treedyn" : "clairvoyant") : "noncommut_treedyn");
-    if (op == PAPCOLL_OP_ALLREDUCE) /* no ORDERED allreduce plans from the prediction */
-        return commutative ? papcoll_algo_find(op, "sorted_ring") : -1;
+    if (op == PAPCOLL_OP_ALLREDUCE) /* no ORDERED allreduce plans from the prediction; weighted_ring
+                                       plans its blocks up to PAPCOLL__WRING_MAX_P ranks */
+        return commutative
+                   ? papcoll_algo_find(op, P <= PAPCOLL__WRING_MAX_P ? "weighted_ring" : "sorted_ring")
+                   : -1;
     r = sorted_row(op, base);
     return r < 0 ? -1 : papcoll_algo_find(op, bg ? sorted_tab[r].bg : sorted_tab[r].fg);
 }
@@ -247,7 +251,10 @@ static double port_queue(const papcoll__pin_t *in, double start, int ordered, do
  * latency dominates).  In sorted_ring it finds the others'
  * vector pre-reduced, and after it arrives N segments pass it and the P - 1
  * hops of the result ring, (N + P - 1)(alpha + n/N (beta + gamma)), no
- * earlier than the ring's balanced (2N + P - 2) such steps. */
+ * earlier than the ring's balanced (2N + P - 2) such steps.  weighted_ring
+ * gets the same time: its planner never plans longer than that chain or
+ * the ring in its port model (sched/wring.h), so auto switches where it
+ * switched to sorted_ring, and the gain it reports is a lower bound. */
 static int pat_times(papcoll_op_t op, int base, int s, const papcoll__pin_t *in, double t_base, double *tb,
                      double *ts)
 {
@@ -263,7 +270,7 @@ static int pat_times(papcoll_op_t op, int base, int s, const papcoll__pin_t *in,
         return 1;
     }
     *tb = imb + t_base;
-    if (is(op, s, "sorted_ring")) {
+    if (is(op, s, "sorted_ring") || is(op, s, "weighted_ring")) {
         *ts = fmax(pipeline(segments(in->bytes, in) + in->P - 1, in->bytes, in, in->beta + in->gamma, 1),
                    imb + pipeline(in->P, in->bytes, in, in->beta + in->gamma, 1));
     } else {
@@ -315,7 +322,7 @@ void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, const papco
          * With the imbalance spread over the ranks, the arrival-driven
          * pairing of treedyn was the faster reduce in every phase measured
          * (docs/policies.md, "reduce"); the model prices neither. */
-        s = papcoll__sorted_of(op, out->base, in->commutative, 1);
+        s = papcoll__sorted_of(op, out->base, in->commutative, 1, in->P);
         if (op == PAPCOLL_OP_REDUCE && in->has_monitor && in->pred != NULL && out->ratio >= cfg->ratio &&
             s >= 0 && ok(op, s, arg) && spread_out(in)) {
             out->algo = s;
@@ -323,9 +330,9 @@ void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, const papco
         }
         return;
     }
-    s = papcoll__sorted_of(op, out->base, in->commutative, in->has_monitor);
+    s = papcoll__sorted_of(op, out->base, in->commutative, in->has_monitor, in->P);
     if (s < 0 || !ok(op, s, arg)) /* the foreground variant when the background one cannot run */
-        s = papcoll__sorted_of(op, out->base, in->commutative, 0);
+        s = papcoll__sorted_of(op, out->base, in->commutative, 0, in->P);
     if (s < 0 || !ok(op, s, arg))
         return;
     port = pat_times(op, out->base, s, in, out->t_base, &slow_base, &slow_sorted);

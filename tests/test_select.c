@@ -129,7 +129,8 @@ static void test_auto(void)
     papcoll__auto_choose(B, &in, &cfg, all_ok, NULL, &o);
     check(o.algo != o.base, "bcast 1 MiB, 50 ms spread: the sorted variant, got %s",
           papcoll_algo_name(B, o.algo));
-    in.noise = 0.049; /* what the predictor misses by: 1 ms of imbalance it can tell apart */
+    in.noise = 0.0495; /* what the predictor misses by: 0.5 ms of imbalance it can tell apart, below
+                          the 5 % margin even for the foreground schain */
     papcoll__auto_choose(B, &in, &cfg, all_ok, NULL, &o);
     check(o.algo == o.base && o.ratio < 0.25, "bcast, spread within the noise: base, got %s ratio %g",
           papcoll_algo_name(B, o.algo), o.ratio);
@@ -145,6 +146,34 @@ static void test_auto(void)
     papcoll__auto_choose(B, &in, &cfg, all_ok, NULL, &o);
     check(o.algo == A(B, "schain"), "bcast 1 MiB, 50 ms spread, no monitor: schain, got %s",
           papcoll_algo_name(B, o.algo));
+    /* A bcast acts on the arrivals after the root's: its data starts there. */
+    {
+        double root_late[8] = {0.05, 0, 0, 0, 0, 0, 0, 0}, one_2ms[8] = {0, 0, 0, 0.002, 0, 0, 0, 0},
+               one_50ms[8] = {0, 0, 0, 0, 0, 0, 0, 0.05};
+
+        in = pin(8, 1 << 20, 0.05, 1);
+        in.pred = root_late;
+        papcoll__auto_choose(B, &in, &cfg, all_ok, NULL, &o);
+        check(o.algo == A(B, "chain") && o.ratio == 0,
+              "bcast 1 MiB, the root 50 ms late: the chain, got %s ratio %g", papcoll_algo_name(B, o.algo),
+              o.ratio);
+        in.lag_noise = 0.03; /* predictions that miss the next call by more than half their spread */
+        papcoll__auto_choose(B, &in, &cfg, all_ok, NULL, &o);
+        check(o.algo == A(B, "schain"), "bcast 1 MiB, the root late, stale predictions: schain, got %s",
+              papcoll_algo_name(B, o.algo));
+        in.lag_noise = NAN;
+        in.pred = one_2ms; /* ratio 2 / 12.6 ms, below 0.25; gain 2 ms */
+        in.spread = 0.002;
+        papcoll__auto_choose(B, &in, &cfg, all_ok, NULL, &o);
+        check(o.algo == A(B, "schain") && o.ratio < 0.25 && fabs(o.gain - 0.002) < 1e-9,
+              "bcast 1 MiB, one rank 2 ms after the root: schain (foreground), got %s ratio %g gain %g",
+              papcoll_algo_name(B, o.algo), o.ratio, o.gain);
+        in.pred = one_50ms;
+        in.spread = 0.05;
+        papcoll__auto_choose(B, &in, &cfg, all_ok, NULL, &o);
+        check(o.algo == A(B, "bchain"), "bcast 1 MiB, one rank 50 ms after the root: bchain, got %s",
+              papcoll_algo_name(B, o.algo));
+    }
     /* 64 KiB: latency-bound, the base is scatter_allgather (1.42 ms) and its
      * counterpart bchain takes 4.02 ms on balanced arrivals.  A 2 ms spread
      * would save a tree 0.84 ms but costs the chain more than that. */

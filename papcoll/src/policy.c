@@ -255,11 +255,10 @@ static double port_queue(const papcoll__pin_t *in, double start, int ordered, do
  * gets the same time: its planner never plans longer than that chain or
  * the ring in its port model (sched/wring.h), so auto switches where it
  * switched to sorted_ring, and the gain it reports is a lower bound. */
-static int pat_times(papcoll_op_t op, int base, int s, const papcoll__pin_t *in, double t_base, double *tb,
-                     double *ts)
+static int pat_times(papcoll_op_t op, int base, int s, const papcoll__pin_t *in, double imb, double t_base,
+                     double *tb, double *ts)
 {
     double leaf = in->alpha + in->bytes * (in->beta + (op >= PAPCOLL_OP_REDUCE ? in->gamma : 0)), ar;
-    double imb = papcoll__imbalance(in);
 
     if (op == PAPCOLL_OP_GATHER && in->pred != NULL && in->root >= 0 && in->P <= QUEUE_MAX &&
         (is(op, base, "lin") || is(op, base, "ls"))) {
@@ -303,11 +302,27 @@ static int spread_out(const papcoll__pin_t *in)
     return in->P > 2 && hi - hi2 < in->spread / 2;
 }
 
+/* The imbalance a bcast can act on: its data starts at the root, so the
+ * ranks predicted before the root only wait for it, and what a variant can
+ * gain is the spread of the arrivals after the root's, less the
+ * predictor's noise (all of papcoll__imbalance without a root's prediction). */
+static double after_root(const papcoll__pin_t *in)
+{
+    double hi = -INFINITY;
+    int i;
+
+    if (in->pred == NULL || in->root < 0 || !isfinite(in->pred[in->root]))
+        return papcoll__imbalance(in);
+    for (i = 0; i < in->P; i++)
+        hi = isfinite(in->pred[i]) && in->pred[i] > hi ? in->pred[i] : hi;
+    return less_noise(fmax(0, hi - in->pred[in->root]), in->noise);
+}
+
 void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, const papcoll__auto_cfg_t *cfg,
                           papcoll__eligible_fn ok, void *arg, papcoll__auto_out_t *out)
 {
-    double slow_base, slow_sorted;
-    int s, port;
+    double slow_base, slow_sorted, imb;
+    int s, port, bg;
 
     out->t_base = papcoll__model_time(op, in, ok, arg, &out->base);
     out->algo = out->base >= 0 ? out->base : 0;
@@ -315,7 +330,8 @@ void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, const papco
     out->why = "base algorithm by model cost";
     if (out->base < 0 || isnan(in->spread))
         return;
-    out->ratio = out->t_base > 0 ? papcoll__imbalance(in) / out->t_base : INFINITY;
+    imb = op == PAPCOLL_OP_BCAST ? after_root(in) : papcoll__imbalance(in);
+    out->ratio = out->t_base > 0 ? imb / out->t_base : INFINITY;
     if (papcoll_algo_flags(op, out->base) & PAPCOLL_F_NEEDS_PAT) {
         /* The base plans from the prediction itself (Clairvoyant), and its
          * schedule absorbs one late rank best (Marendic 2016, Prop. 3.7).
@@ -330,12 +346,15 @@ void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, const papco
         }
         return;
     }
-    s = papcoll__sorted_of(op, out->base, in->commutative, in->has_monitor, in->P);
+    /* A bcast below the ratio threshold: the foreground variant, whose tree
+     * or chain is the base's own (docs/policies.md, "bcast"). */
+    bg = in->has_monitor && !(op == PAPCOLL_OP_BCAST && out->ratio < cfg->ratio);
+    s = papcoll__sorted_of(op, out->base, in->commutative, bg, in->P);
     if (s < 0 || !ok(op, s, arg)) /* the foreground variant when the background one cannot run */
         s = papcoll__sorted_of(op, out->base, in->commutative, 0, in->P);
     if (s < 0 || !ok(op, s, arg))
         return;
-    port = pat_times(op, out->base, s, in, out->t_base, &slow_base, &slow_sorted);
+    port = pat_times(op, out->base, s, in, imb, out->t_base, &slow_base, &slow_sorted);
     out->gain = slow_base - slow_sorted;
     /* The model prices neither the counterpart's wait for its plan nor its
      * thread: a gain within AUTO_MARGIN of t_base is no reason to switch
@@ -343,10 +362,23 @@ void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, const papco
      * port model prices the predicted PAT itself, so the ratio threshold,
      * which stands in for it in the tree formulas, does not apply to it
      * (measured: it kept lin in a phase of real fft arrivals where bsls
-     * was 6 % faster). */
-    if ((port || out->ratio >= cfg->ratio) && out->gain > AUTO_MARGIN * out->t_base) {
+     * was 6 % faster).  Nor does it to a bcast's foreground variant, whose
+     * balanced cost (the base's tree or chain, or more) is in its gain. */
+    if ((port || out->ratio >= cfg->ratio || op == PAPCOLL_OP_BCAST) &&
+        out->gain > AUTO_MARGIN * out->t_base) {
         out->algo = s;
-        out->why = "imbalance above threshold, sorted variant";
+        out->why = op == PAPCOLL_OP_BCAST && out->ratio < cfg->ratio
+                       ? "imbalance after the root below threshold, foreground variant"
+                       : "imbalance above threshold, sorted variant";
+    } else if (op == PAPCOLL_OP_BCAST && !bg && in->lag_noise > in->spread / 2 &&
+               papcoll__cost(op, s, in) <= out->t_base) {
+        /* Predictions that miss the next call by more than half their
+         * spread do not tell this call's imbalance after the root, but
+         * their order is still the best guess of who comes late, and the
+         * foreground variant with the base's own shape costs nothing more
+         * on balanced arrivals (docs/policies.md, "bcast"). */
+        out->algo = s;
+        out->why = "predictions miss the next call, foreground variant in predicted order";
     }
 }
 

@@ -407,6 +407,37 @@ static void test_ph(void)
     check(at >= 0 && at <= 4, "step -1: alarm after %d samples", at);
 }
 
+/* Tune explores only what the model does not rule out: 1.5 times the
+ * cheapest modelled cost, and every algorithm without a formula. */
+static void test_tune_candidates(void)
+{
+    papcoll__pin_t in = pin(8, 1 << 20, 0, 1);
+    papcoll_op_t B = PAPCOLL_OP_BCAST, R = PAPCOLL_OP_REDUCE;
+    int cand[PAPCOLL__TUNE_MAXC], n, i, has[32] = {0};
+    static const char *const bcast_in[] = {"mpi", "chain", "scatter_allgather", "bchain", "schain"};
+    static const char *const bcast_out[] = {"binomial", "pipelined", "sorted",
+                                            "arrival",  "bsorted",   "spipelined"};
+
+    n = papcoll__tune_candidates(B, &in, all_ok, NULL, cand);
+    for (i = 0; i < n; i++)
+        has[cand[i]] = 1;
+    check(n == 5, "bcast 1 MiB: %d candidates, expected 5", n);
+    for (i = 0; i < 5; i++)
+        check(has[A(B, bcast_in[i])], "bcast 1 MiB: %s is a candidate", bcast_in[i]);
+    for (i = 0; i < 6; i++)
+        check(!has[A(B, bcast_out[i])], "bcast 1 MiB: %s (cost %g, chain %g) is not", bcast_out[i],
+              papcoll__cost(B, A(B, bcast_out[i]), &in), papcoll__cost(B, A(B, "chain"), &in));
+    memset(has, 0, sizeof has);
+    n = papcoll__tune_candidates(R, &in, all_ok, NULL, cand);
+    for (i = 0; i < n; i++)
+        has[cand[i]] = 1;
+    check(has[A(R, "clairvoyant")] && has[A(R, "treedyn")] && has[A(R, "mpi")] && !has[A(R, "binomial")],
+          "reduce 1 MiB: clairvoyant, treedyn and mpi, not binomial (%d candidates)", n);
+    in.alpha = NAN; /* no model: every algorithm */
+    check(papcoll__tune_candidates(B, &in, all_ok, NULL, cand) == papcoll_algo_count(B),
+          "bcast without a model: every algorithm");
+}
+
 static void test_tune(void)
 {
     papcoll__tune_cfg_t cfg = {3, 40, 5};
@@ -516,6 +547,7 @@ int main(void)
     test_auto_port();
     test_regime();
     test_tune();
+    test_tune_candidates();
     test_regime_agrees();
     test_policy_text();
     return unit_summary();

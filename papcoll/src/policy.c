@@ -281,6 +281,7 @@ static int pat_times(papcoll_op_t op, int base, int s, const papcoll__pin_t *in,
 }
 
 #define AUTO_MARGIN 0.05 /* of t_base: the least gain for which auto switches */
+#define TUNE_PRUNE 1.5   /* tune explores no algorithm modelled above this times the cheapest */
 
 /* Whether the predicted imbalance is spread over the ranks: the latest
  * predicted arrival is less than half the spread (in->spread, max - min of
@@ -582,6 +583,21 @@ int papcoll__ph_add(papcoll__ph_t *ph, double x)
 }
 
 /* ---- tune ---------------------------------------------------------------- */
+
+int papcoll__tune_candidates(papcoll_op_t op, const papcoll__pin_t *in, papcoll__eligible_fn ok, void *arg,
+                             int *cand)
+{
+    double c, cmin = INFINITY;
+    int i, n = 0;
+
+    for (i = 0; i < papcoll_algo_count(op); i++)
+        if (ok(op, i, arg) && (c = papcoll__cost(op, i, in)) < cmin)
+            cmin = c;
+    for (i = 0; i < papcoll_algo_count(op) && n < PAPCOLL__TUNE_MAXC; i++)
+        if (ok(op, i, arg) && !((c = papcoll__cost(op, i, in)) > TUNE_PRUNE * cmin))
+            cand[n++] = i;
+    return n;
+}
 
 static void tune_explore(papcoll__tune_t *t, int why)
 {

@@ -189,14 +189,11 @@ static int choose_auto(const papcoll__policy_t *p, papcoll_op_t op, const papcol
     return a.algo;
 }
 
-/* Tune's candidates: the algorithms that serve this call as they are. */
-static void tune_start(papcoll__policy_t *p, papcoll_op_t op, elig_t *e)
+/* Tune's candidates (papcoll__tune_candidates), from the site's first call. */
+static void tune_start(papcoll__policy_t *p, papcoll_op_t op, const papcoll__pin_t *in, elig_t *e)
 {
-    int cand[PAPCOLL__TUNE_MAXC], n = 0, i;
+    int cand[PAPCOLL__TUNE_MAXC], n = papcoll__tune_candidates(op, in, eligible, e, cand), i;
 
-    for (i = 0; i < papcoll_algo_count(op) && n < PAPCOLL__TUNE_MAXC; i++)
-        if (eligible(op, i, e))
-            cand[n++] = i;
     for (i = 0; i < PAPCOLL__REGIMES; i++)
         papcoll__tune_init(&p->tune[i], &p->tcfg, cand, n);
     p->tune_ready = 1;
@@ -213,7 +210,7 @@ static int choose_tune(papcoll__policy_t *p, papcoll_op_t op, const papcoll__pin
     double t_model;
 
     if (!p->tune_ready)
-        tune_start(p, op, e);
+        tune_start(p, op, in, e);
     t_model = papcoll__model_time(op, in, eligible, e, &base);
     seen = p->ndec >= in->lag && in->lag > 0 ? p->regime_hist[(p->ndec - in->lag) & 3] : -1;
     if (seen >= 0 && in->last_algo >= 0) /* the observed call ran under this policy, in regime seen */

@@ -200,15 +200,22 @@ double papcoll__model_time(papcoll_op_t op, const papcoll__pin_t *in, papcoll__e
     return best;
 }
 
+/* Predictions that miss the next call by more than half their spread
+ * (lag_noise): which rank comes late is then a guess. */
+static int stale(const papcoll__pin_t *in)
+{
+    return in->lag_noise > in->spread / 2;
+}
+
 /* The root's arrival offset a model of a linear algorithm assumes: the
- * predicted one, or, when predictions miss the next call by more than
- * half the spread (lag_noise), at least the mean predicted offset. */
+ * predicted one, or, with stale predictions, at least the mean predicted
+ * offset. */
 static double root_arrival(const papcoll__pin_t *in)
 {
     double mean = 0;
     int i;
 
-    if (!(in->lag_noise > in->spread / 2))
+    if (!stale(in))
         return in->pred[in->root];
     for (i = 0; i < in->P; i++)
         mean += in->pred[i] / in->P;
@@ -371,8 +378,7 @@ void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, const papco
         out->why = op == PAPCOLL_OP_BCAST && out->ratio < cfg->ratio
                        ? "imbalance after the root below threshold, foreground variant"
                        : "imbalance above threshold, sorted variant";
-    } else if (op == PAPCOLL_OP_BCAST && !bg && in->lag_noise > in->spread / 2 &&
-               papcoll__cost(op, s, in) <= out->t_base) {
+    } else if (op == PAPCOLL_OP_BCAST && !bg && stale(in) && papcoll__cost(op, s, in) <= out->t_base) {
         /* Predictions that miss the next call by more than half their
          * spread do not tell this call's imbalance after the root, but
          * their order is still the best guess of who comes late, and the

@@ -62,8 +62,6 @@ typedef struct {
     double *arr;  /* [P] arrivals by position */
     double *work; /* the port model's workspace */
     size_t wcap;
-    int evals; /* of the last plan */
-    uint64_t hash;
 } wr_t;
 
 static const char owner; /* marks the plan data as this planner's */
@@ -125,10 +123,9 @@ int papcoll__plan_ar_weighted_ring(papcoll__plan_t *plan, const papcoll__plan_in
         w->work = work;
         w->wcap = need;
     }
-    w->evals = papcoll__wring_plan(P, w->arr, in->bytes, &pm, spread, w->len, w->work);
-    w->hash = papcoll__fnv(0xCBF29CE484222325ull, w->len, (size_t)P * sizeof(size_t));
+    papcoll__wring_plan(P, w->arr, in->bytes, &pm, spread, w->len, w->work);
     w->valid = 1;
-    plan->xhash = w->hash;
+    plan->xhash = papcoll__fnv(0xCBF29CE484222325ull, w->len, (size_t)P * sizeof(size_t));
     return PAPCOLL_OK;
 }
 
@@ -150,12 +147,6 @@ typedef struct {
     MPI_Request req[1 + 2 * WIN]; /* go, receives (in item mod WIN), sends (window slot) */
     int win_item[WIN];            /* the out item of each send slot */
 } ring_t;
-
-/* The block position q sends in step t (wring.h's order). */
-static int out_block(int P, int q, int t)
-{
-    return t <= P - 2 ? ((q - t) % P + P) % P : ((q + 1 - (t - (P - 1))) % P + P) % P;
-}
 
 /* Segments of elements [lo, hi) appended to in (NULL: only counted). */
 static int segments(const ring_t *g, item_t *in, int k, size_t lo, size_t hi, int rs)
@@ -182,14 +173,14 @@ static int items(ring_t *g, int P, int q, const size_t *boff)
     g->own = boff[q];
     g->own_end = boff[q + 1];
     for (g->nin = 0, t = 0; t < 2 * (P - 1); t++) {
-        b = out_block(P, (q + P - 1) % P, t);
+        b = papcoll__wring_block(P, (q + P - 1) % P, t);
         last = g->nin;
         g->nin = segments(g, NULL, g->nin, boff[b], boff[b + 1], 0);
     }
     if ((g->in = malloc((size_t)g->nin * sizeof(item_t) + (size_t)g->nin + (size_t)g->n0 + 1)) == NULL)
         return PAPCOLL_ERR_NOMEM;
     for (g->nin = 0, t = 0; t < 2 * (P - 1); t++) {
-        b = out_block(P, (q + P - 1) % P, t);
+        b = papcoll__wring_block(P, (q + P - 1) % P, t);
         g->nin = segments(g, g->in, g->nin, boff[b], boff[b + 1], t <= P - 2);
         if (t == P - 2)
             g->nrs = g->nin;

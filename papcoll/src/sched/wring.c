@@ -10,8 +10,7 @@ size_t papcoll__wring_work(int P, size_t count, size_t seg)
     return 2 * (size_t)P * (count / seg + 2);
 }
 
-/* The block position q sends in step t (reduce-scatter t <= P-2, then allgather). */
-static int out_block(int P, int q, int t)
+int papcoll__wring_block(int P, int q, int t)
 {
     return t <= P - 2 ? ((q - t) % P + P) % P : ((q + 1 - (t - (P - 1))) % P + P) % P;
 }
@@ -36,7 +35,7 @@ double papcoll__wring_time(int P, const double *arr, const size_t *len, const pa
     for (t = 0; t < 2 * (P - 1); t++) {
         for (q = 0; q < P; q++) {
             int r = (q + 1) % P, p = (q + P - 1) % P;
-            size_t n = len[out_block(P, q, t)];
+            size_t n = len[papcoll__wring_block(P, q, t)];
 
             for (j = 0; j * m->seg < n; j++) {
                 double bytes = (double)(n - j * m->seg < m->seg ? n - j * m->seg : m->seg) * (double)m->esize;
@@ -54,6 +53,15 @@ double papcoll__wring_time(int P, const double *arr, const size_t *len, const pa
     return end;
 }
 
+/* Equal blocks, the first count mod P one longer. */
+static void equal_blocks(int P, size_t count, size_t *len)
+{
+    int q;
+
+    for (q = 0; q < P; q++)
+        len[q] = count / (size_t)P + ((size_t)q < count % (size_t)P);
+}
+
 int papcoll__wring_plan(int P, const double *arr, size_t count, const papcoll__wring_model_t *m,
                         double min_spread, size_t *len, double *work)
 {
@@ -61,8 +69,8 @@ int papcoll__wring_plan(int P, const double *arr, size_t count, const papcoll__w
     double lo = arr[0], hi = arr[0], best, t;
     int q, i, j, k, pass, improved, evals = 0;
 
+    equal_blocks(P, count, len);
     for (q = 0; q < P; q++) {
-        len[q] = count / (size_t)P + ((size_t)q < count % (size_t)P);
         lo = arr[q] < lo ? arr[q] : lo;
         hi = arr[q] > hi ? arr[q] : hi;
     }
@@ -76,8 +84,7 @@ int papcoll__wring_plan(int P, const double *arr, size_t count, const papcoll__w
     if (t < best)
         best = t;
     else
-        for (q = 0; q < P; q++)
-            len[q] = count / (size_t)P + ((size_t)q < count % (size_t)P);
+        equal_blocks(P, count, len);
     for (k = 0; k < 3; k++) {
         size_t d = count / ((size_t)levels[k] * (size_t)P);
 

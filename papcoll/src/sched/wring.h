@@ -43,6 +43,10 @@ typedef struct {
     size_t esize, seg;         /* bytes per element, elements per segment (>= 1) */
 } papcoll__wring_model_t;
 
+/* The block position q sends in step t of 0 .. 2P-3 (reduce-scatter
+ * t <= P-2, then allgather); position q receives what q - 1 sends. */
+int papcoll__wring_block(int P, int q, int t);
+
 /*
  * Doubles of workspace papcoll__wring_time needs: four per position and
  * two per segment of a position's step (P * (count / seg + P)).

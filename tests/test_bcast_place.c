@@ -98,7 +98,7 @@ static void one_p(int P, papcoll__plan_t *plan, int *order, int *round, int *see
         return;
     plan->tree = &t;
     for (ri = 0; ri < 3; ri++) {
-        papcoll__plan_in_t in = {NULL, P, roots[ri], 0, NULL};
+        papcoll__plan_in_t in = {NULL, P, roots[ri], 0, NULL, 0};
         papcoll__bcast_place_round(plan, &in);
         check_placement(&t, plan, NULL, roots[ri], round, seen);
         for (v = 0, ok = 1; v < P; v++)
@@ -126,7 +126,7 @@ static void one_p(int P, papcoll__plan_t *plan, int *order, int *round, int *see
 static void mutant(papcoll__plan_t *plan, int *order, int *round, int *seen)
 {
     papcoll__tree_t t;
-    papcoll__plan_in_t in = {NULL, 8, 0, 0, order};
+    papcoll__plan_in_t in = {NULL, 8, 0, 0, order, 0};
     int k;
 
     papcoll__tree_binomial(&t, 8);

@@ -304,12 +304,26 @@ double papcoll__model_density(const double *x, int n, int stride)
     return mx > 0 ? ceil(mx * PAPCOLL__DENSITY_STEPS) / PAPCOLL__DENSITY_STEPS : 1;
 }
 
+/* The dense bytes whose encoding fits seg_bytes (0: no limit), at most INT_MAX. */
+static int sparse_cap(double density, size_t seg_bytes)
+{
+    double dens = density > 0 && density <= 1 ? density : 1;
+    double cap = seg_bytes > 0 ? floor((double)seg_bytes / dens) : 0;
+
+    return cap > INT_MAX ? INT_MAX : (int)cap;
+}
+
 int papcoll__model_sparse_segments(const papcoll__model_t *m, int P, size_t bytes, double density,
                                    size_t seg_bytes)
 {
-    double dens = density > 0 && density <= 1 ? density : 1;
-    double cap = seg_bytes > 0 ? floor((double)seg_bytes / dens) : 0; /* dense bytes whose encoding fits */
-
     return papcoll__model_segments(m, P, bytes, bytes > INT_MAX ? INT_MAX : (int)bytes,
-                                   cap > INT_MAX ? INT_MAX : (int)cap);
+                                   sparse_cap(density, seg_bytes));
+}
+
+int papcoll__model_sparse_least(size_t bytes, double density, size_t seg_bytes)
+{
+    int cap = sparse_cap(density, seg_bytes);
+    size_t n = cap > 0 && bytes > 0 ? (bytes - 1) / (size_t)cap + 1 : 1;
+
+    return n > INT_MAX ? INT_MAX : (int)n;
 }

@@ -110,6 +110,8 @@ static void snapshot(papcoll_site_t *site, int it)
     for (i = 0; i < P; i++)
         mx = fmax(mx, site->xchg[i * PAPCOLL__XCHG + PAPCOLL__X_EXIT]);
     s->runtime = !isnan(s->spread) && isfinite(mx) ? mx - s->first : NAN;
+    site->plan.seen_iter = it - 1;
+    site->plan.seen_tail = s->runtime - s->spread;
     s->lag_noise = ring_median(site->lag_err, site->nlag);
     if (it >= 1 && o->iter == it - 1 && !isnan(s->spread) && isfinite(o->edge_last))
         site->edge_err[site->nedge++ % PAPCOLL__LAG_WIN] = s->first + s->spread - o->edge_last;

@@ -16,6 +16,8 @@ int papcoll__plan_alloc(papcoll__plan_t *plan, int P)
     plan->algo = -1;
     plan->iter = -1;
     plan->build_time = NAN;
+    plan->seen_iter = -1;
+    plan->seen_tail = NAN;
     plan->pred = calloc((size_t)P, sizeof(double));
     plan->order = calloc((size_t)P, sizeof(int));
     plan->v2r = calloc((size_t)P, sizeof(int));
@@ -99,7 +101,7 @@ int papcoll__plan_build(papcoll__plan_t *plan, papcoll_ctx_t *ctx, papcoll_op_t 
     unsigned flags = papcoll_algo_flags(op, algo);
     int P = ctx->size, use_pat = (flags & PAPCOLL_F_NEEDS_PAT) != 0, keep, i, rc = PAPCOLL_OK;
     int *order = plan->order;
-    papcoll__plan_in_t in = {ctx, P, root, bytes, NULL};
+    papcoll__plan_in_t in = {ctx, P, root, bytes, NULL, iter};
 
     keep = plan->algo == algo && plan->root == root && plan->bytes == bytes &&
            plan->has_pat == (use_pat && pred != NULL);

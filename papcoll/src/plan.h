@@ -45,6 +45,12 @@ struct papcoll__plan {
     uint64_t hash;       /* of the parts all ranks must share */
     int iter;            /* call index it serves (-1: none yet) */
     double build_time;   /* seconds from the exchanged data to the plan (NaN: no plan) */
+    /* The latest call an exchange observed, for planners that learn from
+     * what their plans did (Clairvoyant's N search): its index (-1: none)
+     * and its tail, last exit - last arrival (exchanged: the same on every
+     * rank). */
+    int seen_iter;
+    double seen_tail;
     /* Workspace of the builder. */
     papcoll__keyed_t *keyed; /* [P] */
     /* Data of one planner (a schedule, a coordinator's state), allocated by
@@ -62,6 +68,7 @@ typedef struct {
     int P, root;
     size_t bytes;
     const int *order;    /* NULL: no prediction */
+    int iter;            /* the call planned */
 } papcoll__plan_in_t;
 
 /* A planner of algos.def fills the algorithm-specific part of a plan. */

@@ -14,7 +14,10 @@
  * Sect. 5.2), raised so that no segment exceeds segment_bytes (by less than
  * an element when the element size does not divide it; docs/reduce.md,
  * "Segments": above the transport's eager limit every segment costs a
- * rendezvous); option clairvoyant_segments overrides; d from the model, the
+ * rendezvous); option clairvoyant_segments overrides, or with "search"
+ * the model's N and smaller counts are tried and the fastest kept
+ * (sched/nsearch.h, search_N below: fed the tails the exchanges report for
+ * the calls this planner chose N for); d from the model, the
  * arrivals shifted to start at 0 (an unknown or non-finite prediction counts
  * as the latest known one; spreads beyond 2^28 rounds are clipped) and
  * those closer than the predictor's noise made one group (plan->noise,
@@ -98,11 +101,13 @@
 
 #include "reduce/engine.h"
 #include "sched/clairvoyant.h"
+#include "sched/nsearch.h"
 #include "sparse.h"
 
 #define CV_MAX_PN (1 << 29)  /* the generator's P * N limit */
 #define CV_MAX_SPREAD 0x1p28 /* arrivals clipped to this many rounds (generator: 2^29) */
 #define CV_LOCK_RATIO 4      /* the lock holds when a segment's transfer takes this many alphas */
+#define CV_RAN 4             /* calls whose N the search remembers */
 
 typedef struct {
     int P, N, root, valid;
@@ -117,6 +122,12 @@ typedef struct {
     int *idx;   /* [icap] */
     int icap;
     uint64_t hash; /* of N, d, root and the transfers */
+    /* clairvoyant_segments = search: the search, and the N of the calls
+     * planned last (by call index mod CV_RAN), to match the tails the
+     * exchanges report with the N they ran with. */
+    papcoll__nsearch_t ns;
+    int ran_iter[CV_RAN], ran_N[CV_RAN];
+    int seen; /* the latest call whose tail was given to the search (-1: none) */
 } cv_t;
 
 static const char owner; /* marks the plan data as this planner's */
@@ -148,6 +159,9 @@ static cv_t *cv_get(papcoll__plan_t *plan, int P)
     c->phase2 = c->k2 + P;
     c->tmp = c->phase2 + P;
     c->start = c->tmp + P;
+    for (int i = 0; i < CV_RAN; i++)
+        c->ran_iter[i] = -1;
+    c->seen = -1;
     papcoll__plan_xdata_set(plan, &owner, c, cv_free);
     return c;
 }
@@ -200,6 +214,27 @@ static int generate(cv_t *c, const double *pat)
     return PAPCOLL_OK;
 }
 
+/* clairvoyant_segments = search: the tail of the latest observed call goes
+ * to the search if this planner chose its N; call in->iter gets the N it
+ * already got when it is planned again with the same key (the call
+ * re-plans when its signature differs from the monitor's guess), else the
+ * search's next. */
+static int search_N(cv_t *c, const papcoll__plan_t *plan, const papcoll__plan_in_t *in, int model, int least)
+{
+    int j = plan->seen_iter, slot = in->iter & (CV_RAN - 1),
+        same_key = c->ns.nc > 0 && c->ns.model == model && c->ns.least == least;
+
+    papcoll__ns_key(&c->ns, model, least);
+    if (j > c->seen && j >= 0 && c->ran_iter[j & (CV_RAN - 1)] == j)
+        papcoll__ns_observe(&c->ns, c->ran_N[j & (CV_RAN - 1)], plan->seen_tail);
+    c->seen = j > c->seen ? j : c->seen;
+    if (!(same_key && in->iter >= 0 && c->ran_iter[slot] == in->iter)) {
+        c->ran_iter[slot] = in->iter;
+        c->ran_N[slot] = papcoll__ns_next(&c->ns, NULL);
+    }
+    return c->ran_N[slot];
+}
+
 int papcoll__plan_red_clairvoyant(papcoll__plan_t *plan, const papcoll__plan_in_t *in)
 {
     const papcoll__model_t *m = &in->ctx->model;
@@ -218,6 +253,9 @@ int papcoll__plan_red_clairvoyant(papcoll__plan_t *plan, const papcoll__plan_in_
     N = in->ctx->cv_segments > 0
             ? in->ctx->cv_segments
             : papcoll__model_sparse_segments(m, P, in->bytes, plan->density, in->ctx->segment_bytes);
+    if (in->ctx->cv_segments == PAPCOLL__CV_SEARCH)
+        N = search_N(c, plan, in, N,
+                     papcoll__model_sparse_least(in->bytes, plan->density, in->ctx->segment_bytes));
     N = (long long)N * P > CV_MAX_PN ? CV_MAX_PN / P : N;
     d = papcoll__model_round(m, (double)in->bytes / N);
     d = d > 1e-9 ? d : 1e-9; /* a model of zeros (P = 1) */

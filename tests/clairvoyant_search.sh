@@ -10,7 +10,8 @@
 #     and exploits; a rank whose N differed from the others' would fail
 #     the agreement check;
 #   - papbench, 60 calls of one signature per pattern (balanced and one
-#     late rank), validated, PAPCOLL_CHECK=1;
+#     late rank), validated, PAPCOLL_CHECK=1, and the note rank 0 prints
+#     when an exploration ends;
 #   - a misspelt value is refused with a message that names the option.
 # sanitizers: yes
 set -uo pipefail
@@ -37,6 +38,9 @@ for pat in "--pattern none" "--pattern single:3 --maxdelay 5"; do
         --iters 60 --warmup 0 --base-ms 2 $pat --quiet --out "$TMP/pb" >"$TMP/log" 2>&1 &&
         grep -q "validation: PASSED" "$TMP/log" ||
         { echo "FAIL clairvoyant_search.sh: papbench $pat"; tail -5 "$TMP/log"; rc=1; }
+    # the end of the exploration is reported: 3 calls of each candidate, then the choice
+    grep -Eq "^papcoll: clairvoyant_segments search, 262144 bytes at P = 4, call [0-9]+: N = [0-9]+ " "$TMP/log" ||
+        { echo "FAIL clairvoyant_search.sh: papbench $pat: no report of the search's choice"; rc=1; }
 done
 PAPCOLL_CLAIRVOYANT_SEGMENTS=serch "${RUN[@]}" -np 1 "$PB" --op reduce --algos clairvoyant --iters 1 --quiet \
     --out "$TMP/bad" >"$TMP/log" 2>&1 && { echo "FAIL clairvoyant_search.sh: 'serch' accepted"; rc=1; }

@@ -60,6 +60,19 @@ void papcoll__warn(papcoll_ctx_t *ctx, const char *fmt, ...)
     fputc('\n', stderr);
 }
 
+void papcoll__note(const papcoll_ctx_t *ctx, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (ctx->quiet || ctx->rank != 0)
+        return;
+    fprintf(stderr, "papcoll: ");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
 /* The [papcoll] section of the INI file. */
 typedef struct {
     char policy[PAPCOLL_OP_COUNT][64];

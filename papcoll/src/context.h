@@ -89,7 +89,8 @@ struct papcoll_ctx {
 };
 
 int papcoll__mpi_error(int mpirc, const char *file, int line);
-/* One line on stderr from rank 0, unless quiet. */
+/* One line on stderr from rank 0, unless quiet: a warning, or a note ("papcoll: ..."). */
 void papcoll__warn(papcoll_ctx_t *ctx, const char *fmt, ...);
+void papcoll__note(const papcoll_ctx_t *ctx, const char *fmt, ...);
 
 #endif

@@ -94,11 +94,15 @@ int papcoll__ar_comp_plan(papcoll__plan_t *plan, const papcoll__plan_in_t *in, i
     c->root = root;
     c->algo[PAPCOLL__AR_REDUCE] = ralgo;
     c->algo[PAPCOLL__AR_BCAST] = balgo;
+    /* The parts plan for the call's index and see the tail the exchange
+     * reported for the whole allreduce (Clairvoyant's N search). */
+    c->part[PAPCOLL__AR_REDUCE].seen_iter = plan->seen_iter;
+    c->part[PAPCOLL__AR_REDUCE].seen_tail = plan->seen_tail;
     rc = papcoll__plan_build(&c->part[PAPCOLL__AR_REDUCE], in->ctx, PAPCOLL_OP_REDUCE, ralgo, root, in->bytes,
-                             pred, plan->noise, plan->density, 0, papcoll__mono());
+                             pred, plan->noise, plan->density, in->iter, papcoll__mono());
     if (rc == PAPCOLL_OK)
         rc = papcoll__plan_build(&c->part[PAPCOLL__AR_BCAST], in->ctx, PAPCOLL_OP_BCAST, balgo, root,
-                                 in->bytes, pred, plan->noise, plan->density, 0, papcoll__mono());
+                                 in->bytes, pred, plan->noise, plan->density, in->iter, papcoll__mono());
     plan->xhash =
         mix(mix(mix(0xCBF29CE484222325ull, (uint64_t)(unsigned)root), c->part[0].hash), c->part[1].hash);
     return rc;

@@ -96,6 +96,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,7 +128,8 @@ typedef struct {
      * exchanges report with the N they ran with. */
     papcoll__nsearch_t ns;
     int ran_iter[CV_RAN], ran_N[CV_RAN];
-    int seen; /* the latest call whose tail was given to the search (-1: none) */
+    int seen;      /* the latest call whose tail was given to the search (-1: none) */
+    int exploring; /* the search's last choice was an exploration call */
 } cv_t;
 
 static const char owner; /* marks the plan data as this planner's */
@@ -214,6 +216,21 @@ static int generate(cv_t *c, const double *pat)
     return PAPCOLL_OK;
 }
 
+/* The search's choice at the end of an exploration, with every candidate's median tail. */
+static void report(const cv_t *c, const papcoll__plan_in_t *in)
+{
+    char line[PAPCOLL__NS_MAXC * 24], *p = line;
+    int k;
+
+    for (k = 0; k < c->ns.nc; k++)
+        p += snprintf(p, sizeof line - (size_t)(p - line), "%s %d: %.3f", k ? "," : "", c->ns.cand[k],
+                      1e3 * papcoll__ns_median(&c->ns, k));
+    papcoll__note(
+        in->ctx,
+        "clairvoyant_segments search, %zu bytes at P = %d, call %d: N = %d (median tail in ms of N%s)",
+        in->bytes, in->P, in->iter, c->ran_N[in->iter & (CV_RAN - 1)], line);
+}
+
 /* clairvoyant_segments = search: the tail of the latest observed call goes
  * to the search if this planner chose its N; call in->iter gets the N it
  * already got when it is planned again with the same key (the call
@@ -229,8 +246,12 @@ static int search_N(cv_t *c, const papcoll__plan_t *plan, const papcoll__plan_in
         papcoll__ns_observe(&c->ns, c->ran_N[j & (CV_RAN - 1)], plan->seen_tail);
     c->seen = j > c->seen ? j : c->seen;
     if (!(same_key && in->iter >= 0 && c->ran_iter[slot] == in->iter)) {
+        int was = c->exploring;
+
         c->ran_iter[slot] = in->iter;
-        c->ran_N[slot] = papcoll__ns_next(&c->ns, NULL);
+        c->ran_N[slot] = papcoll__ns_next(&c->ns, &c->exploring);
+        if (was && !c->exploring)
+            report(c, in);
     }
     return c->ran_N[slot];
 }

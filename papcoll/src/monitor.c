@@ -110,8 +110,6 @@ static void snapshot(papcoll_site_t *site, int it)
     for (i = 0; i < P; i++)
         mx = fmax(mx, site->xchg[i * PAPCOLL__XCHG + PAPCOLL__X_EXIT]);
     s->runtime = !isnan(s->spread) && isfinite(mx) ? mx - s->first : NAN;
-    site->plan.seen_iter = it - 1;
-    site->plan.seen_tail = s->runtime - s->spread;
     s->lag_noise = ring_median(site->lag_err, site->nlag);
     if (it >= 1 && o->iter == it - 1 && !isnan(s->spread) && isfinite(o->edge_last))
         site->edge_err[site->nedge++ % PAPCOLL__LAG_WIN] = s->first + s->spread - o->edge_last;
@@ -173,6 +171,12 @@ static int plan_steps(papcoll_site_t *site, int xchg, const double *rec, const d
     }
     if (!plan)
         return rc;
+    /* The call this exchange observed, for planners that learn from it
+     * (only here: an exchange-only job runs beside the call's own replan) */
+    if (xchg && rc == PAPCOLL_OK && site->snap[iter & 1].iter == iter) {
+        site->plan.seen_iter = iter - 1;
+        site->plan.seen_tail = site->snap[iter & 1].runtime - site->snap[iter & 1].spread;
+    }
     if (sel != NULL)
         site->sel = *sel;
     else

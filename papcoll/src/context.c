@@ -47,30 +47,32 @@ int papcoll__mpi_error(int mpirc, const char *file, int line)
     return cls == MPI_ERR_TRUNCATE ? PAPCOLL_ERR_TRUNCATE : PAPCOLL_ERR_MPI;
 }
 
+/* Rank 0's line "papcoll: <prefix><message>" on stderr, unless quiet. */
+static void say(const papcoll_ctx_t *ctx, const char *prefix, const char *fmt, va_list ap)
+{
+    if (ctx->quiet || ctx->rank != 0)
+        return;
+    fprintf(stderr, "papcoll: %s", prefix);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
 void papcoll__warn(papcoll_ctx_t *ctx, const char *fmt, ...)
 {
     va_list ap;
 
-    if (ctx->quiet || ctx->rank != 0)
-        return;
-    fprintf(stderr, "papcoll: warning: ");
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    say(ctx, "warning: ", fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
 }
 
 void papcoll__note(const papcoll_ctx_t *ctx, const char *fmt, ...)
 {
     va_list ap;
 
-    if (ctx->quiet || ctx->rank != 0)
-        return;
-    fprintf(stderr, "papcoll: ");
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    say(ctx, "", fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
 }
 
 /* The [papcoll] section of the INI file. */

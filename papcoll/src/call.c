@@ -62,13 +62,8 @@ static int decide_pat(papcoll_site_t *site, const papcoll__args_t *a, const doub
 
     if (site->requested != site->calls)
         return PAPCOLL_ERR_STATE; /* an edge already queued this call's exchange */
-    if (!site->has_thread || !(papcoll_algo_flags(site->op, d->sel.algo) & PAPCOLL_F_BACKGROUND)) {
-        /* the plan reads the exchanged density, which the previous call's
-         * exchange (a job this call did not wait for) may still be writing */
-        if (site->prev_xchg && (rc = papcoll__wait_exchange(site, site->calls - 1)) != PAPCOLL_OK)
-            return rc;
+    if (!site->has_thread || !(papcoll_algo_flags(site->op, d->sel.algo) & PAPCOLL_F_BACKGROUND))
         return papcoll__plan_inline(site, &req);
-    }
     papcoll__request_plan(site, &req);
     rc = papcoll__wait_plan(site);
     site->bg_started = site->mon_bg == site->calls;

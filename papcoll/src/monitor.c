@@ -386,7 +386,12 @@ void papcoll__request_clock(papcoll_site_t *site)
 int papcoll__plan_inline(papcoll_site_t *site, const papcoll__planreq_t *req)
 {
     double rec[PAPCOLL__XCHG];
+    int rc;
 
+    /* The plan reads what an exchange writes (the density): the previous
+     * call's exchange, a job that call may not have waited for, must be done */
+    if (site->prev_xchg && (rc = papcoll__wait_exchange(site, site->calls - 1)) != PAPCOLL_OK)
+        return rc;
     fill_rec(site, req->est, rec);
     if (req->exchange)
         site->requested++;

@@ -12,6 +12,8 @@
 #   - papbench, 60 calls of one signature per pattern (balanced and one
 #     late rank), validated, PAPCOLL_CHECK=1, and the note rank 0 prints
 #     when an exploration ends;
+#   - papbench under tune, which switches the site between Clairvoyant and
+#     the other reduces, validated with PAPCOLL_CHECK=1;
 #   - a misspelt value is refused with a message that names the option.
 # sanitizers: yes
 set -uo pipefail
@@ -42,6 +44,11 @@ for pat in "--pattern none" "--pattern single:3 --maxdelay 5"; do
     grep -Eq "^papcoll: clairvoyant_segments search, 262144 bytes at P = 4, call [0-9]+: N = [0-9]+ " "$TMP/log" ||
         { echo "FAIL clairvoyant_search.sh: papbench $pat: no report of the search's choice"; rc=1; }
 done
+# under tune the site switches between Clairvoyant and the others and keeps its search (plan.h,
+# papcoll__plan_kept): the ranks must still agree on every plan
+PAPCOLL_CHECK=1 "${RUN[@]}" -x PAPCOLL_CHECK -np 4 "$PB" --op reduce --type int --size 64K --algos tune \
+    --iters 80 --warmup 0 --base-ms 2 --pattern uniform --maxdelay 3 --quiet --out "$TMP/pbt" >"$TMP/log" 2>&1 &&
+    grep -q "validation: PASSED" "$TMP/log" || { echo "FAIL clairvoyant_search.sh: papbench under tune"; tail -5 "$TMP/log"; rc=1; }
 PAPCOLL_CLAIRVOYANT_SEGMENTS=serch "${RUN[@]}" -np 1 "$PB" --op reduce --algos clairvoyant --iters 1 --quiet \
     --out "$TMP/bad" >"$TMP/log" 2>&1 && { echo "FAIL clairvoyant_search.sh: 'serch' accepted"; rc=1; }
 grep -q "clairvoyant_segments 'serch'" "$TMP/log" ||

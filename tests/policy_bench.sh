@@ -5,7 +5,8 @@
 # seed gives the same file and another seed other uniform rows only;
 # jobs/policy-bench on 3 local ranks (fixed gather algorithms, no policy:
 # papbench replays the file, paptrace policy attributes the calls to the
-# phases) and paptrace policy refusing a file the run did not replay.  The
+# phases) and paptrace policy refusing a file the run did not replay; --config
+# reaching papbench (a misspelt option refused) and a missing one refused.  The
 # analysis's numbers are checked on a hand-made trace by test_policy.
 # About 10 s on 2 cores.
 set -uo pipefail
@@ -90,5 +91,14 @@ else
         fail "a file not replayed must be refused: exit $rc"
     fi
 fi
+# --config reaches papbench on every rank: a misspelt option there fails the run, naming it
+printf '[papcoll]\nclairvoyant_segments = serch\n' >"$TMP/bad.ini"
+timeout -k 5 60 "$ROOT/jobs/policy-bench" --local 3 --policies '' --ops gather --size 1K --base-ms 1 --warmup 0 \
+    --iters 1 --pat "$TMP/p3.pat" --config "$TMP/bad.ini" --out "$TMP/pbc" >"$TMP/log" 2>&1 &&
+    fail "jobs/policy-bench --config with a bad value succeeded"
+grep -q "clairvoyant_segments 'serch'" "$TMP/log" || fail "--config: papbench did not read it: $(tail -2 "$TMP/log")"
+timeout -k 5 60 "$ROOT/jobs/policy-bench" --local 3 --policies '' --ops gather --pat "$TMP/p3.pat" \
+    --config "$TMP/none.ini" --out "$TMP/pbc" >"$TMP/log" 2>&1 && fail "jobs/policy-bench --config with no file succeeded"
+grep -q -- "--config: cannot read" "$TMP/log" || fail "--config with no file: $(tail -2 "$TMP/log")"
 [[ $fails -eq 0 ]] || exit 1
 echo "policy_bench.sh: all checks passed"

@@ -16,7 +16,16 @@
  *     plan from the same predictions has the same hash (what PAPCOLL_CHECK
  *     compares), and moving the last rank changes root and hash;
  *   - reduce_bcast's plan: root 0, the configured pair;
- *   - a rebuild with another order replaces the parts (no stale part).
+ *   - a rebuild with another order replaces the parts (no stale part);
+ *   - Clairvoyant's N search (clairvoyant_segments = search) outlives the
+ *     builds of other planners: a reduce site that plans clairvoyant,
+ *     clairvoyant, X, clairvoyant gets the schedule of the search's third
+ *     candidate in its fourth call, as a site that planned clairvoyant three
+ *     times does in its third (a search restarted by the switch would give
+ *     the first candidate's), for X rabenseifner and treedyn (whose
+ *     coordinator takes the plan data); the same for an allreduce site
+ *     between clairvoyant_bcast and recdoubling, treedyn_bcast (the same
+ *     composite, its reduce part's plan data taken) or weighted_ring.
  */
 #include <math.h>
 #include <pthread.h>
@@ -139,6 +148,49 @@ static void test_plans(int P)
     free(pred);
 }
 
+/* Plans the site's call iter with algo (balanced, no prediction); the plan's xhash. */
+static uint64_t plan_call(papcoll__plan_t *plan, papcoll_ctx_t *ctx, papcoll_op_t op, int algo, int iter)
+{
+    int rc = papcoll__plan_build(plan, ctx, op, algo, op == PAPCOLL_OP_REDUCE ? 0 : -1, 1 << 18, NULL, 0, 1,
+                                 iter, 0.0);
+
+    check(rc == PAPCOLL_OK, "%s call %d: plan_build %d", papcoll_algo_name(op, algo), iter, rc);
+    return plan->xhash;
+}
+
+static void test_kept_search(papcoll_op_t op, const char *cv_name, const char *other_name)
+{
+    const int P = 8;
+    papcoll_ctx_t ctx;
+    papcoll__plan_t a, b;
+    int cv = papcoll_algo_find(op, cv_name), other = papcoll_algo_find(op, other_name);
+    uint64_t b0, b1, b2, a3;
+
+    fake_ctx(&ctx, P);
+    ctx.cv_segments = PAPCOLL__CV_SEARCH;
+    ctx.model.v[PAPCOLL__M_ALPHA] = 1e-6; /* the model's N is large: 3 or more candidates */
+    ctx.model.v[PAPCOLL__M_BETA] = 1e-8;
+    ctx.model.v[PAPCOLL__M_GAMMA] = 1e-10;
+    if (papcoll__plan_alloc(&a, P) != PAPCOLL_OK || papcoll__plan_alloc(&b, P) != PAPCOLL_OK) {
+        check(0, "out of memory");
+        exit(1);
+    }
+    b0 = plan_call(&b, &ctx, op, cv, 0);
+    b1 = plan_call(&b, &ctx, op, cv, 1);
+    b2 = plan_call(&b, &ctx, op, cv, 2);
+    check(b0 != b1 && b1 != b2 && b0 != b2, "%s: the search's first three calls share a schedule", cv_name);
+    plan_call(&a, &ctx, op, cv, 0);
+    plan_call(&a, &ctx, op, cv, 1);
+    plan_call(&a, &ctx, op, other, 2);
+    a3 = plan_call(&a, &ctx, op, cv, 3);
+    check(a3 == b2, "%s: after a call of %s the search %s", cv_name, other_name,
+          a3 == b0 ? "started again" : "gave another N");
+    papcoll__plan_free(&a);
+    papcoll__plan_free(&b);
+    papcoll__tree_cache_free(&ctx);
+    pthread_mutex_destroy(&ctx.tree_lock);
+}
+
 int main(void)
 {
     int P;
@@ -148,5 +200,10 @@ int main(void)
     test_reduce_algo();
     for (P = 1; P <= 40; P++)
         test_plans(P);
+    test_kept_search(PAPCOLL_OP_REDUCE, "clairvoyant", "rabenseifner");
+    test_kept_search(PAPCOLL_OP_REDUCE, "clairvoyant", "treedyn");
+    test_kept_search(PAPCOLL_OP_ALLREDUCE, "clairvoyant_bcast", "recdoubling");
+    test_kept_search(PAPCOLL_OP_ALLREDUCE, "clairvoyant_bcast", "treedyn_bcast");
+    test_kept_search(PAPCOLL_OP_ALLREDUCE, "clairvoyant_bcast", "weighted_ring");
     return unit_summary();
 }

@@ -49,9 +49,34 @@ void papcoll__plan_xdata_set(papcoll__plan_t *plan, const void *owner, void *dat
     plan->xowner = data != NULL ? owner : NULL;
 }
 
+void *papcoll__plan_kept(papcoll__plan_t *plan, const void *owner)
+{
+    return plan->kowner == owner ? plan->kdata : NULL;
+}
+
+void papcoll__plan_kept_set(papcoll__plan_t *plan, const void *owner, void *data, void (*kfree)(void *))
+{
+    if (plan->kdata != NULL && plan->kfree != NULL)
+        plan->kfree(plan->kdata);
+    plan->kdata = data;
+    plan->kfree = kfree;
+    plan->kowner = data != NULL ? owner : NULL;
+}
+
+void papcoll__plan_kept_swap(papcoll__plan_t *a, papcoll__plan_t *b)
+{
+    void *data = a->kdata;
+    void (*kfree)(void *) = a->kfree;
+    const void *owner = a->kowner;
+
+    a->kdata = b->kdata, a->kfree = b->kfree, a->kowner = b->kowner;
+    b->kdata = data, b->kfree = kfree, b->kowner = owner;
+}
+
 void papcoll__plan_free(papcoll__plan_t *plan)
 {
     papcoll__plan_xdata(plan, NULL);
+    papcoll__plan_kept_set(plan, NULL, NULL, NULL);
     free(plan->pred);
     free(plan->order);
     free(plan->v2r);

@@ -17,7 +17,8 @@
  * rendezvous); option clairvoyant_segments overrides, or with "search"
  * the model's N and smaller counts are tried and the fastest kept
  * (sched/nsearch.h, search_N below: fed the tails the exchanges report for
- * the calls this planner chose N for); d from the model, the
+ * the calls this planner chose N for; the plan keeps the search while other
+ * algorithms run, papcoll__plan_kept); d from the model, the
  * arrivals shifted to start at 0 (an unknown or non-finite prediction counts
  * as the latest known one; spreads beyond 2^28 rounds are clipped) and
  * those closer than the predictor's noise made one group (plan->noise,
@@ -86,7 +87,8 @@
  * sparse: one more vector, the encodings);
  * the plan: the schedule (about (P-1) N transfers of 16 bytes, the same on
  * every rank) and its index (8 bytes per transfer).
- * NOMEM: the plan data is allocated on the site's first plan; the generator
+ * NOMEM: the plan data is allocated on the site's first plan (the search's
+ * on its first plan with clairvoyant_segments = search); the generator
  * allocates its working set at every generation and the index grows with the
  * largest schedule seen.  A rank whose generation failed returns
  * PAPCOLL_ERR_NOMEM from the call while the others wait for its transfers (as
@@ -123,16 +125,21 @@ typedef struct {
     int *idx;   /* [icap] */
     int icap;
     uint64_t hash; /* of N, d, root and the transfers */
-    /* clairvoyant_segments = search: the search, and the N of the calls
-     * planned last (by call index mod CV_RAN), to match the tails the
-     * exchanges report with the N they ran with. */
+} cv_t;
+
+/* clairvoyant_segments = search: the search, and the N of the calls
+ * planned last (by call index mod CV_RAN), to match the tails the
+ * exchanges report with the N they ran with.  Kept by the plan
+ * (papcoll__plan_kept), so a site whose policy runs other algorithms in
+ * between goes on with its search when it comes back to Clairvoyant. */
+typedef struct {
     papcoll__nsearch_t ns;
     int ran_iter[CV_RAN], ran_N[CV_RAN];
     int seen;      /* the latest call whose tail was given to the search (-1: none) */
     int exploring; /* the search's last choice was an exploration call */
-} cv_t;
+} cv_search_t;
 
-static const char owner; /* marks the plan data as this planner's */
+static const char owner; /* marks the plan data and the kept search as this planner's */
 
 static void cv_free(void *p)
 {
@@ -161,11 +168,21 @@ static cv_t *cv_get(papcoll__plan_t *plan, int P)
     c->phase2 = c->k2 + P;
     c->tmp = c->phase2 + P;
     c->start = c->tmp + P;
-    for (int i = 0; i < CV_RAN; i++)
-        c->ran_iter[i] = -1;
-    c->seen = -1;
     papcoll__plan_xdata_set(plan, &owner, c, cv_free);
     return c;
+}
+
+static cv_search_t *search_get(papcoll__plan_t *plan)
+{
+    cv_search_t *q = papcoll__plan_kept(plan, &owner);
+
+    if (q != NULL || (q = calloc(1, sizeof(*q))) == NULL)
+        return q;
+    for (int i = 0; i < CV_RAN; i++)
+        q->ran_iter[i] = -1;
+    q->seen = -1;
+    papcoll__plan_kept_set(plan, &owner, q, free);
+    return q;
 }
 
 /* Arrivals from the plan's predictions; 0 when there are none (balanced). */
@@ -217,18 +234,18 @@ static int generate(cv_t *c, const double *pat)
 }
 
 /* The search's choice at the end of an exploration, with every candidate's median tail. */
-static void report(const cv_t *c, const papcoll__plan_in_t *in)
+static void report(const cv_search_t *q, const papcoll__plan_in_t *in)
 {
     char line[PAPCOLL__NS_MAXC * 24], *p = line;
     int k;
 
-    for (k = 0; k < c->ns.nc; k++)
-        p += snprintf(p, sizeof line - (size_t)(p - line), "%s %d: %.3f", k ? "," : "", c->ns.cand[k],
-                      1e3 * papcoll__ns_median(&c->ns, k));
+    for (k = 0; k < q->ns.nc; k++)
+        p += snprintf(p, sizeof line - (size_t)(p - line), "%s %d: %.3f", k ? "," : "", q->ns.cand[k],
+                      1e3 * papcoll__ns_median(&q->ns, k));
     papcoll__note(
         in->ctx,
         "clairvoyant_segments search, %zu bytes at P = %d, call %d: N = %d (median tail in ms of N%s)",
-        in->bytes, in->P, in->iter, c->ran_N[in->iter & (CV_RAN - 1)], line);
+        in->bytes, in->P, in->iter, q->ran_N[in->iter & (CV_RAN - 1)], line);
 }
 
 /* clairvoyant_segments = search: the tail of the latest observed call goes
@@ -236,24 +253,25 @@ static void report(const cv_t *c, const papcoll__plan_in_t *in)
  * already got when it is planned again with the same key (the call
  * re-plans when its signature differs from the monitor's guess), else the
  * search's next. */
-static int search_N(cv_t *c, const papcoll__plan_t *plan, const papcoll__plan_in_t *in, int model, int least)
+static int search_N(cv_search_t *q, const papcoll__plan_t *plan, const papcoll__plan_in_t *in, int model,
+                    int least)
 {
     int j = plan->seen_iter, slot = in->iter & (CV_RAN - 1),
-        same_key = c->ns.nc > 0 && c->ns.model == model && c->ns.least == least;
+        same_key = q->ns.nc > 0 && q->ns.model == model && q->ns.least == least;
 
-    papcoll__ns_key(&c->ns, model, least);
-    if (j > c->seen && j >= 0 && c->ran_iter[j & (CV_RAN - 1)] == j)
-        papcoll__ns_observe(&c->ns, c->ran_N[j & (CV_RAN - 1)], plan->seen_tail);
-    c->seen = j > c->seen ? j : c->seen;
-    if (!(same_key && in->iter >= 0 && c->ran_iter[slot] == in->iter)) {
-        int was = c->exploring;
+    papcoll__ns_key(&q->ns, model, least);
+    if (j > q->seen && j >= 0 && q->ran_iter[j & (CV_RAN - 1)] == j)
+        papcoll__ns_observe(&q->ns, q->ran_N[j & (CV_RAN - 1)], plan->seen_tail);
+    q->seen = j > q->seen ? j : q->seen;
+    if (!(same_key && in->iter >= 0 && q->ran_iter[slot] == in->iter)) {
+        int was = q->exploring;
 
-        c->ran_iter[slot] = in->iter;
-        c->ran_N[slot] = papcoll__ns_next(&c->ns, &c->exploring);
-        if (was && !c->exploring)
-            report(c, in);
+        q->ran_iter[slot] = in->iter;
+        q->ran_N[slot] = papcoll__ns_next(&q->ns, &q->exploring);
+        if (was && !q->exploring)
+            report(q, in);
     }
-    return c->ran_N[slot];
+    return q->ran_N[slot];
 }
 
 int papcoll__plan_red_clairvoyant(papcoll__plan_t *plan, const papcoll__plan_in_t *in)
@@ -274,9 +292,14 @@ int papcoll__plan_red_clairvoyant(papcoll__plan_t *plan, const papcoll__plan_in_
     N = in->ctx->cv_segments > 0
             ? in->ctx->cv_segments
             : papcoll__model_sparse_segments(m, P, in->bytes, plan->density, in->ctx->segment_bytes);
-    if (in->ctx->cv_segments == PAPCOLL__CV_SEARCH)
-        N = search_N(c, plan, in, N,
+    if (in->ctx->cv_segments == PAPCOLL__CV_SEARCH) {
+        cv_search_t *q = search_get(plan);
+
+        if (q == NULL)
+            return PAPCOLL_ERR_NOMEM; /* the site's first Clairvoyant plan only */
+        N = search_N(q, plan, in, N,
                      papcoll__model_sparse_least(in->bytes, plan->density, in->ctx->segment_bytes));
+    }
     N = (long long)N * P > CV_MAX_PN ? CV_MAX_PN / P : N;
     d = papcoll__model_round(m, (double)in->bytes / N);
     d = d > 1e-9 ? d : 1e-9; /* a model of zeros (P = 1) */

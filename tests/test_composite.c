@@ -25,7 +25,13 @@
  *     the first candidate's), for X rabenseifner and treedyn (whose
  *     coordinator takes the plan data); the same for an allreduce site
  *     between clairvoyant_bcast and recdoubling, treedyn_bcast (the same
- *     composite, its reduce part's plan data taken) or weighted_ring.
+ *     composite, its reduce part's plan data taken) or weighted_ring;
+ *   - the search explores on balanced calls only: calls whose predicted
+ *     arrivals lie apart run the best N so far and do not advance the
+ *     exploration (balanced, apart, balanced plans the second candidate
+ *     third), and their tails are not given to it (an exploration whose
+ *     balanced calls make the last candidate fastest ends on it, although
+ *     every call in between, apart, reports a tail ten times as long).
  */
 #include <math.h>
 #include <pthread.h>
@@ -33,6 +39,7 @@
 #include <string.h>
 
 #include "allreduce/engine.h"
+#include "sched/nsearch.h"
 #include "unit.h"
 
 static void test_last_root(void)
@@ -71,6 +78,7 @@ static void fake_ctx(papcoll_ctx_t *ctx, int P)
     memset(ctx, 0, sizeof(*ctx));
     ctx->size = P;
     ctx->segment_bytes = 65536;
+    ctx->quiet = 1; /* no notes from the planners (the N search's) */
     ctx->has_model = 1;
     ctx->model.v[PAPCOLL__M_ALPHA] = 20e-6;
     ctx->model.v[PAPCOLL__M_BETA] = 1e-9;
@@ -191,6 +199,62 @@ static void test_kept_search(papcoll_op_t op, const char *cv_name, const char *o
     pthread_mutex_destroy(&ctx.tree_lock);
 }
 
+static void test_balanced_only(void)
+{
+    const int P = 8;
+    static const double apart[8] = {0, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07};
+    papcoll_ctx_t ctx;
+    papcoll__plan_t a, b;
+    int cv = papcoll_algo_find(PAPCOLL_OP_REDUCE, "clairvoyant"), i, k, nc = 0, rc = PAPCOLL_OK;
+    uint64_t h[PAPCOLL__NS_MAXC], x;
+
+    fake_ctx(&ctx, P);
+    ctx.cv_segments = PAPCOLL__CV_SEARCH;
+    ctx.model.v[PAPCOLL__M_ALPHA] = 1e-6;
+    ctx.model.v[PAPCOLL__M_BETA] = 1e-8;
+    ctx.model.v[PAPCOLL__M_GAMMA] = 1e-10;
+    if (papcoll__plan_alloc(&a, P) != PAPCOLL_OK || papcoll__plan_alloc(&b, P) != PAPCOLL_OK) {
+        check(0, "out of memory");
+        exit(1);
+    }
+    /* b: the candidates' schedules, one balanced call each, until one repeats */
+    for (nc = 0; nc < PAPCOLL__NS_MAXC; nc++) {
+        x = plan_call(&b, &ctx, PAPCOLL_OP_REDUCE, cv, nc);
+        for (k = 0; k < nc && h[k] != x; k++)
+            ;
+        if (k < nc)
+            break;
+        h[nc] = x;
+    }
+    check(nc >= 3, "%d candidates, expected 3 or more", nc);
+    /* a: balanced, apart, balanced */
+    plan_call(&a, &ctx, PAPCOLL_OP_REDUCE, cv, 0);
+    rc = papcoll__plan_build(&a, &ctx, PAPCOLL_OP_REDUCE, cv, 0, 1 << 18, apart, 0, 1, 1, 0.0);
+    check(rc == PAPCOLL_OK && plan_call(&a, &ctx, PAPCOLL_OP_REDUCE, cv, 2) == h[1],
+          "a call with the arrivals apart advanced the exploration");
+    papcoll__plan_free(&a);
+    /* a: a whole exploration, each balanced call followed by one apart; the
+     * balanced tails favour the last candidate, the others' are 10x longer */
+    if (papcoll__plan_alloc(&a, P) != PAPCOLL_OK) {
+        check(0, "out of memory");
+        exit(1);
+    }
+    for (i = 0; i < 2 * nc * PAPCOLL__NS_EXPLORE + 1 && rc == PAPCOLL_OK; i++) {
+        int bal = i % 2 == 0, prev_cand = (i / 2) % nc; /* odd i: call i - 1 explored candidate (i - 1) / 2 */
+
+        a.seen_iter = i - 1;
+        a.seen_tail = i % 2 == 1 ? (prev_cand == nc - 1 ? 1e-3 : 2e-3) : 1e-2;
+        rc = papcoll__plan_build(&a, &ctx, PAPCOLL_OP_REDUCE, cv, 0, 1 << 18, bal ? NULL : apart, 0, 1, i,
+                                 0.0);
+    }
+    check(rc == PAPCOLL_OK && a.xhash == h[nc - 1],
+          "after the exploration: not the last candidate's schedule (tails of calls apart counted?)");
+    papcoll__plan_free(&a);
+    papcoll__plan_free(&b);
+    papcoll__tree_cache_free(&ctx);
+    pthread_mutex_destroy(&ctx.tree_lock);
+}
+
 int main(void)
 {
     int P;
@@ -205,5 +269,6 @@ int main(void)
     test_kept_search(PAPCOLL_OP_ALLREDUCE, "clairvoyant_bcast", "recdoubling");
     test_kept_search(PAPCOLL_OP_ALLREDUCE, "clairvoyant_bcast", "treedyn_bcast");
     test_kept_search(PAPCOLL_OP_ALLREDUCE, "clairvoyant_bcast", "weighted_ring");
+    test_balanced_only();
     return unit_summary();
 }

@@ -219,6 +219,15 @@ static void test_auto(void)
         check(o.algo == A(R, "clairvoyant"), "reduce 1 MiB, one late rank: clairvoyant, got %s",
               papcoll_algo_name(R, o.algo));
         in.pred = uni;
+        in.bytes = 3 * 65536; /* 3 segments: treedyn pairs whole values (P = 8 streams from 4) */
+        papcoll__auto_choose(R, &in, &cfg, all_ok, NULL, &o);
+        check(o.algo == A(R, "clairvoyant"), "reduce 192 KiB, spread-out PAT: clairvoyant, got %s",
+              papcoll_algo_name(R, o.algo));
+        in.bytes = 3 * 65536 + 1; /* 4 segments: treedyn streams */
+        papcoll__auto_choose(R, &in, &cfg, all_ok, NULL, &o);
+        check(o.algo == A(R, "treedyn"), "reduce 192 KiB + 1 B, spread-out PAT: treedyn, got %s",
+              papcoll_algo_name(R, o.algo));
+        in.bytes = 1 << 20;
         in.spread = 0.001; /* below the threshold: balanced */
         papcoll__auto_choose(R, &in, &cfg, all_ok, NULL, &o);
         check(o.algo == A(R, "clairvoyant"),

@@ -5,12 +5,14 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "policy.h"
+#include "reduce/engine.h"
 #include "sched/wring.h"
 
 /* ---- cost model (Hockney alpha-beta plus gamma per combined byte) ------ */
@@ -310,6 +312,17 @@ static int spread_out(const papcoll__pin_t *in)
     return in->P > 2 && hi - hi2 < in->spread / 2;
 }
 
+/* Whether treedyn streams the call's vector (papcoll__dyn_streams, its
+ * segments taken as bytes / seg).  Below that it pairs whole values,
+ * ceil(log2 P) transfers deep, and lost to Clairvoyant in every phase with
+ * the imbalance spread (128 KiB, docs/policies.md, "reduce"). */
+static int treedyn_streams(const papcoll__pin_t *in)
+{
+    double S = in->seg > 0 ? ceil(in->bytes / in->seg) : 1;
+
+    return papcoll__dyn_streams(in->P, S < INT_MAX ? (int)S : INT_MAX);
+}
+
 /* The imbalance a bcast can act on: its data starts at the root, so the
  * ranks predicted before the root only wait for it, and what a variant can
  * gain is the spread of the arrivals after the root's, less the
@@ -345,10 +358,11 @@ void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, const papco
          * schedule absorbs one late rank best (Marendic 2016, Prop. 3.7).
          * With the imbalance spread over the ranks, the arrival-driven
          * pairing of treedyn was the faster reduce in every phase measured
-         * (docs/policies.md, "reduce"); the model prices neither. */
+         * where it streams (docs/policies.md, "reduce"); the model prices
+         * neither. */
         s = papcoll__sorted_of(op, out->base, in->commutative, 1, in->P);
         if (op == PAPCOLL_OP_REDUCE && in->has_monitor && in->pred != NULL && out->ratio >= cfg->ratio &&
-            s >= 0 && ok(op, s, arg) && spread_out(in)) {
+            s >= 0 && ok(op, s, arg) && spread_out(in) && treedyn_streams(in)) {
             out->algo = s;
             out->why = "imbalance spread over the ranks, arrival-driven pairing";
         }

@@ -135,6 +135,7 @@ typedef struct {
 typedef struct {
     papcoll__nsearch_t ns;
     int ran_iter[CV_RAN], ran_N[CV_RAN];
+    unsigned char ran_bal[CV_RAN]; /* the call was planned balanced: its tail goes to the search */
     int seen;      /* the latest call whose tail was given to the search (-1: none) */
     int exploring; /* the search's last choice was an exploration call */
 } cv_search_t;
@@ -254,24 +255,43 @@ static void report(const cv_search_t *q, const papcoll__plan_in_t *in)
  * re-plans when its signature differs from the monitor's guess), else the
  * search's next. */
 static int search_N(cv_search_t *q, const papcoll__plan_t *plan, const papcoll__plan_in_t *in, int model,
-                    int least)
+                    int least, int balanced)
 {
-    int j = plan->seen_iter, slot = in->iter & (CV_RAN - 1),
+    int j = plan->seen_iter, slot = in->iter & (CV_RAN - 1), js = j & (CV_RAN - 1),
         same_key = q->ns.nc > 0 && q->ns.model == model && q->ns.least == least;
 
     papcoll__ns_key(&q->ns, model, least);
-    if (j > q->seen && j >= 0 && q->ran_iter[j & (CV_RAN - 1)] == j)
-        papcoll__ns_observe(&q->ns, q->ran_N[j & (CV_RAN - 1)], plan->seen_tail);
+    if (j > q->seen && j >= 0 && q->ran_iter[js] == j && q->ran_bal[js])
+        papcoll__ns_observe(&q->ns, q->ran_N[js], plan->seen_tail);
     q->seen = j > q->seen ? j : q->seen;
-    if (!(same_key && in->iter >= 0 && q->ran_iter[slot] == in->iter)) {
+    if (!(same_key && in->iter >= 0 && q->ran_iter[slot] == in->iter && q->ran_bal[slot] == balanced)) {
         int was = q->exploring;
 
         q->ran_iter[slot] = in->iter;
-        q->ran_N[slot] = papcoll__ns_next(&q->ns, &q->exploring);
-        if (was && !q->exploring)
-            report(q, in);
+        q->ran_bal[slot] = (unsigned char)balanced;
+        if (!balanced) {
+            q->ran_N[slot] = papcoll__ns_best(&q->ns);
+        } else {
+            q->ran_N[slot] = papcoll__ns_next(&q->ns, &q->exploring);
+            if (was && !q->exploring)
+                report(q, in);
+        }
     }
     return q->ran_N[slot];
+}
+
+/* Whether the predicted arrivals are one group to the planner: within the
+ * predictor's noise of each other (papcoll__cv_cluster), or none. */
+static int balanced_pred(const double *pred, int P, double noise)
+{
+    double lo = INFINITY, hi = -INFINITY;
+
+    for (int i = 0; i < P; i++)
+        if (isfinite(pred[i])) {
+            lo = pred[i] < lo ? pred[i] : lo;
+            hi = pred[i] > hi ? pred[i] : hi;
+        }
+    return !(lo <= hi) || hi - lo <= (noise > 0 ? noise : 0);
 }
 
 int papcoll__plan_red_clairvoyant(papcoll__plan_t *plan, const papcoll__plan_in_t *in)
@@ -298,7 +318,8 @@ int papcoll__plan_red_clairvoyant(papcoll__plan_t *plan, const papcoll__plan_in_
         if (q == NULL)
             return PAPCOLL_ERR_NOMEM; /* the site's first Clairvoyant plan only */
         N = search_N(q, plan, in, N,
-                     papcoll__model_sparse_least(in->bytes, plan->density, in->ctx->segment_bytes));
+                     papcoll__model_sparse_least(in->bytes, plan->density, in->ctx->segment_bytes),
+                     balanced_pred(plan->pred, P, plan->noise));
     }
     N = (long long)N * P > CV_MAX_PN ? CV_MAX_PN / P : N;
     d = papcoll__model_round(m, (double)in->bytes / N);

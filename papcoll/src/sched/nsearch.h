@@ -25,7 +25,7 @@
  * reduce_clairvoyant.c); a call with the arrivals apart runs the best N so
  * far (papcoll__ns_best).  On 8 emulated nodes at 128 KiB the tails of
  * calls with a late rank were 0.3-0.6 ms for every N, and an exploration
- * among them picked N = 8, whose balanced tails had been 1.3-1.4x the best
+ * among them picked N = 8, whose balanced tails had been 1.44x the best
  * count's (docs/reduce.md, "N by search").
  *
  * Every rank feeds it the same exchanged tails in the same call order, so

@@ -26,12 +26,13 @@
  *     coordinator takes the plan data); the same for an allreduce site
  *     between clairvoyant_bcast and recdoubling, treedyn_bcast (the same
  *     composite, its reduce part's plan data taken) or weighted_ring;
- *   - the search explores on balanced calls only: calls whose predicted
- *     arrivals lie apart run the best N so far and do not advance the
- *     exploration (balanced, apart, balanced plans the second candidate
- *     third), and their tails are not given to it (an exploration whose
- *     balanced calls make the last candidate fastest ends on it, although
- *     every call in between, apart, reports a tail ten times as long).
+ *   - one search for balanced calls and one for calls whose predicted
+ *     arrivals lie apart: balanced, apart, balanced, apart plans the first,
+ *     the first, the second and the second candidate of each (the
+ *     schedules of a site that plans only balanced calls, or only calls
+ *     apart); each takes only its own calls' tails (interleaved
+ *     explorations, the balanced tails favouring the last candidate and
+ *     the tails apart, ten times as long, the first, end on those).
  */
 #include <math.h>
 #include <pthread.h>
@@ -199,58 +200,73 @@ static void test_kept_search(papcoll_op_t op, const char *cv_name, const char *o
     pthread_mutex_destroy(&ctx.tree_lock);
 }
 
-static void test_balanced_only(void)
+/* Plans call iter of a reduce site with Clairvoyant, arrivals apart; the plan's xhash. */
+static uint64_t plan_apart(papcoll__plan_t *plan, papcoll_ctx_t *ctx, int iter)
+{
+    static const double apart[8] = {0, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07};
+    int rc =
+        papcoll__plan_build(plan, ctx, PAPCOLL_OP_REDUCE, papcoll_algo_find(PAPCOLL_OP_REDUCE, "clairvoyant"),
+                            0, 1 << 18, apart, 0, 1, iter, 0.0);
+
+    check(rc == PAPCOLL_OK, "call %d apart: plan_build %d", iter, rc);
+    return plan->xhash;
+}
+
+static void test_two_searches(void)
 {
     const int P = 8;
-    static const double apart[8] = {0, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07};
     papcoll_ctx_t ctx;
-    papcoll__plan_t a, b;
-    int cv = papcoll_algo_find(PAPCOLL_OP_REDUCE, "clairvoyant"), i, k, nc = 0, rc = PAPCOLL_OK;
-    uint64_t h[PAPCOLL__NS_MAXC], x;
+    papcoll__plan_t a, b, c;
+    int cv = papcoll_algo_find(PAPCOLL_OP_REDUCE, "clairvoyant"), i, k, nc;
+    uint64_t h[PAPCOLL__NS_MAXC], ha[PAPCOLL__NS_MAXC], x, y;
 
     fake_ctx(&ctx, P);
     ctx.cv_segments = PAPCOLL__CV_SEARCH;
     ctx.model.v[PAPCOLL__M_ALPHA] = 1e-6;
     ctx.model.v[PAPCOLL__M_BETA] = 1e-8;
     ctx.model.v[PAPCOLL__M_GAMMA] = 1e-10;
-    if (papcoll__plan_alloc(&a, P) != PAPCOLL_OK || papcoll__plan_alloc(&b, P) != PAPCOLL_OK) {
+    if (papcoll__plan_alloc(&a, P) != PAPCOLL_OK || papcoll__plan_alloc(&b, P) != PAPCOLL_OK ||
+        papcoll__plan_alloc(&c, P) != PAPCOLL_OK) {
         check(0, "out of memory");
         exit(1);
     }
-    /* b: the candidates' schedules, one balanced call each, until one repeats */
+    /* b, c: the candidates' schedules, balanced and apart, until one repeats */
     for (nc = 0; nc < PAPCOLL__NS_MAXC; nc++) {
         x = plan_call(&b, &ctx, PAPCOLL_OP_REDUCE, cv, nc);
+        y = plan_apart(&c, &ctx, nc);
         for (k = 0; k < nc && h[k] != x; k++)
             ;
         if (k < nc)
             break;
         h[nc] = x;
+        ha[nc] = y;
     }
     check(nc >= 3, "%d candidates, expected 3 or more", nc);
-    /* a: balanced, apart, balanced */
-    plan_call(&a, &ctx, PAPCOLL_OP_REDUCE, cv, 0);
-    rc = papcoll__plan_build(&a, &ctx, PAPCOLL_OP_REDUCE, cv, 0, 1 << 18, apart, 0, 1, 1, 0.0);
-    check(rc == PAPCOLL_OK && plan_call(&a, &ctx, PAPCOLL_OP_REDUCE, cv, 2) == h[1],
-          "a call with the arrivals apart advanced the exploration");
+    x = plan_call(&a, &ctx, PAPCOLL_OP_REDUCE, cv, 0);
+    y = plan_apart(&a, &ctx, 1);
+    check(x == h[0] && y == ha[0], "balanced, apart: not each search's first candidate");
+    x = plan_call(&a, &ctx, PAPCOLL_OP_REDUCE, cv, 2);
+    y = plan_apart(&a, &ctx, 3);
+    check(x == h[1] && y == ha[1], "balanced, apart, balanced, apart: not each search's second candidate");
     papcoll__plan_free(&a);
-    /* a: a whole exploration, each balanced call followed by one apart; the
-     * balanced tails favour the last candidate, the others' are 10x longer */
     if (papcoll__plan_alloc(&a, P) != PAPCOLL_OK) {
         check(0, "out of memory");
         exit(1);
     }
-    for (i = 0; i < 2 * nc * PAPCOLL__NS_EXPLORE + 1 && rc == PAPCOLL_OK; i++) {
-        int bal = i % 2 == 0, prev_cand = (i / 2) % nc; /* odd i: call i - 1 explored candidate (i - 1) / 2 */
-
+    /* both explorations interleaved: call i - 1 explored candidate (i - 1) / 2 of its search */
+    for (i = 0; i < 2 * nc * PAPCOLL__NS_EXPLORE + 2; i++) {
+        k = ((i - 1) / 2) % nc;
         a.seen_iter = i - 1;
-        a.seen_tail = i % 2 == 1 ? (prev_cand == nc - 1 ? 1e-3 : 2e-3) : 1e-2;
-        rc = papcoll__plan_build(&a, &ctx, PAPCOLL_OP_REDUCE, cv, 0, 1 << 18, bal ? NULL : apart, 0, 1, i,
-                                 0.0);
+        a.seen_tail = i % 2 == 1 ? (k == nc - 1 ? 1e-3 : 2e-3) : (k == 0 ? 1e-2 : 2e-2);
+        x = i % 2 == 0 ? plan_call(&a, &ctx, PAPCOLL_OP_REDUCE, cv, i) : plan_apart(&a, &ctx, i);
+        if (i == 2 * nc * PAPCOLL__NS_EXPLORE)
+            check(x == h[nc - 1], "after the explorations, balanced: not the last candidate's schedule");
+        if (i == 2 * nc * PAPCOLL__NS_EXPLORE + 1)
+            check(x == ha[0], "after the explorations, apart: not the first candidate's schedule");
     }
-    check(rc == PAPCOLL_OK && a.xhash == h[nc - 1],
-          "after the exploration: not the last candidate's schedule (tails of calls apart counted?)");
     papcoll__plan_free(&a);
     papcoll__plan_free(&b);
+    papcoll__plan_free(&c);
     papcoll__tree_cache_free(&ctx);
     pthread_mutex_destroy(&ctx.tree_lock);
 }
@@ -269,6 +285,6 @@ int main(void)
     test_kept_search(PAPCOLL_OP_ALLREDUCE, "clairvoyant_bcast", "recdoubling");
     test_kept_search(PAPCOLL_OP_ALLREDUCE, "clairvoyant_bcast", "treedyn_bcast");
     test_kept_search(PAPCOLL_OP_ALLREDUCE, "clairvoyant_bcast", "weighted_ring");
-    test_balanced_only();
+    test_two_searches();
     return unit_summary();
 }

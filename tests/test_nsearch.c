@@ -15,10 +15,7 @@
  *   - tails of counts that are no candidate, negative or NaN are ignored;
  *     no tail at all keeps the model's N;
  *   - the same key keeps the search, a new model or least restarts it;
- *   - two searches fed the same tails choose the same N every call;
- *   - papcoll__ns_best (the N of calls that do not explore): the model's N
- *     before any tail, then the smallest median, without advancing the
- *     exploration.
+ *   - two searches fed the same tails choose the same N every call.
  */
 #include <math.h>
 #include <string.h>
@@ -157,25 +154,10 @@ static void exploration(void)
     }
 }
 
-static void best_only(void)
-{
-    papcoll__nsearch_t s;
-    int ex;
-
-    memset(&s, 0, sizeof s);
-    papcoll__ns_key(&s, 9, 3); /* 9 6 4 3 */
-    check(papcoll__ns_best(&s) == 9, "no tails: best %d, expected the model's 9", papcoll__ns_best(&s));
-    papcoll__ns_observe(&s, 9, 2e-3);
-    papcoll__ns_observe(&s, 4, 1e-3);
-    check(papcoll__ns_best(&s) == 4, "best %d, expected 4 (the smallest tail)", papcoll__ns_best(&s));
-    check(s.step == 0 && papcoll__ns_next(&s, &ex) == 9 && ex, "ns_best advanced the exploration");
-}
-
 int main(void)
 {
     unit_name = "test_nsearch";
     candidates();
     exploration();
-    best_only();
     return unit_summary();
 }

@@ -111,6 +111,8 @@
 #define CV_MAX_SPREAD 0x1p28 /* arrivals clipped to this many rounds (generator: 2^29) */
 #define CV_LOCK_RATIO 4      /* the lock holds when a segment's transfer takes this many alphas */
 #define CV_RAN 4             /* calls whose N the search remembers */
+#define CV_BALANCED 0        /* the predicted arrivals are one group to the planner */
+#define CV_APART 1           /* they are not */
 
 typedef struct {
     int P, N, root, valid;
@@ -127,17 +129,18 @@ typedef struct {
     uint64_t hash; /* of N, d, root and the transfers */
 } cv_t;
 
-/* clairvoyant_segments = search: the search, and the N of the calls
+/* clairvoyant_segments = search: one search per kind of call (balanced,
+ * arrivals apart: sched/nsearch.h), and the N and kind of the calls
  * planned last (by call index mod CV_RAN), to match the tails the
- * exchanges report with the N they ran with.  Kept by the plan
+ * exchanges report with the search and N they ran with.  Kept by the plan
  * (papcoll__plan_kept), so a site whose policy runs other algorithms in
  * between goes on with its search when it comes back to Clairvoyant. */
 typedef struct {
-    papcoll__nsearch_t ns;
+    papcoll__nsearch_t ns[2]; /* [CV_BALANCED], [CV_APART] */
     int ran_iter[CV_RAN], ran_N[CV_RAN];
-    unsigned char ran_bal[CV_RAN]; /* the call was planned balanced: its tail goes to the search */
-    int seen;      /* the latest call whose tail was given to the search (-1: none) */
-    int exploring; /* the search's last choice was an exploration call */
+    unsigned char ran_kind[CV_RAN]; /* the search that chose the call's N */
+    int seen;                       /* the latest call whose tail was given to a search (-1: none) */
+    int exploring[2];               /* each search's last choice was an exploration call */
 } cv_search_t;
 
 static const char owner; /* marks the plan data and the kept search as this planner's */
@@ -235,47 +238,45 @@ static int generate(cv_t *c, const double *pat)
 }
 
 /* The search's choice at the end of an exploration, with every candidate's median tail. */
-static void report(const cv_search_t *q, const papcoll__plan_in_t *in)
+static void report(const papcoll__nsearch_t *ns, int kind, int N, const papcoll__plan_in_t *in)
 {
     char line[PAPCOLL__NS_MAXC * 24], *p = line;
     int k;
 
-    for (k = 0; k < q->ns.nc; k++)
-        p += snprintf(p, sizeof line - (size_t)(p - line), "%s %d: %.3f", k ? "," : "", q->ns.cand[k],
-                      1e3 * papcoll__ns_median(&q->ns, k));
-    papcoll__note(
-        in->ctx,
-        "clairvoyant_segments search, %zu bytes at P = %d, call %d: N = %d (median tail in ms of N%s)",
-        in->bytes, in->P, in->iter, q->ran_N[in->iter & (CV_RAN - 1)], line);
+    for (k = 0; k < ns->nc; k++)
+        p += snprintf(p, sizeof line - (size_t)(p - line), "%s %d: %.3f", k ? "," : "", ns->cand[k],
+                      1e3 * papcoll__ns_median(ns, k));
+    papcoll__note(in->ctx,
+                  "clairvoyant_segments search, %s calls, %zu bytes at P = %d, call %d: N = %d (median tail "
+                  "in ms of N%s)",
+                  kind == CV_BALANCED ? "balanced" : "apart", in->bytes, in->P, in->iter, N, line);
 }
 
 /* clairvoyant_segments = search: the tail of the latest observed call goes
- * to the search if this planner chose its N; call in->iter gets the N it
- * already got when it is planned again with the same key (the call
- * re-plans when its signature differs from the monitor's guess), else the
- * search's next. */
+ * to the search that chose its N, if this planner did; call in->iter gets
+ * the N it already got when it is planned again with the same key (the
+ * call re-plans when its signature differs from the monitor's guess), else
+ * the next of the search of its kind. */
 static int search_N(cv_search_t *q, const papcoll__plan_t *plan, const papcoll__plan_in_t *in, int model,
-                    int least, int balanced)
+                    int least, int kind)
 {
+    papcoll__nsearch_t *ns = &q->ns[kind];
     int j = plan->seen_iter, slot = in->iter & (CV_RAN - 1), js = j & (CV_RAN - 1),
-        same_key = q->ns.nc > 0 && q->ns.model == model && q->ns.least == least;
+        same_key = ns->nc > 0 && ns->model == model && ns->least == least;
 
-    papcoll__ns_key(&q->ns, model, least);
-    if (j > q->seen && j >= 0 && q->ran_iter[js] == j && q->ran_bal[js])
-        papcoll__ns_observe(&q->ns, q->ran_N[js], plan->seen_tail);
+    papcoll__ns_key(&q->ns[0], model, least);
+    papcoll__ns_key(&q->ns[1], model, least);
+    if (j > q->seen && j >= 0 && q->ran_iter[js] == j)
+        papcoll__ns_observe(&q->ns[q->ran_kind[js]], q->ran_N[js], plan->seen_tail);
     q->seen = j > q->seen ? j : q->seen;
-    if (!(same_key && in->iter >= 0 && q->ran_iter[slot] == in->iter && q->ran_bal[slot] == balanced)) {
-        int was = q->exploring;
+    if (!(same_key && in->iter >= 0 && q->ran_iter[slot] == in->iter && q->ran_kind[slot] == kind)) {
+        int was = q->exploring[kind];
 
         q->ran_iter[slot] = in->iter;
-        q->ran_bal[slot] = (unsigned char)balanced;
-        if (!balanced) {
-            q->ran_N[slot] = papcoll__ns_best(&q->ns);
-        } else {
-            q->ran_N[slot] = papcoll__ns_next(&q->ns, &q->exploring);
-            if (was && !q->exploring)
-                report(q, in);
-        }
+        q->ran_kind[slot] = (unsigned char)kind;
+        q->ran_N[slot] = papcoll__ns_next(ns, &q->exploring[kind]);
+        if (was && !q->exploring[kind])
+            report(ns, kind, q->ran_N[slot], in);
     }
     return q->ran_N[slot];
 }
@@ -319,7 +320,7 @@ int papcoll__plan_red_clairvoyant(papcoll__plan_t *plan, const papcoll__plan_in_
             return PAPCOLL_ERR_NOMEM; /* the site's first Clairvoyant plan only */
         N = search_N(q, plan, in, N,
                      papcoll__model_sparse_least(in->bytes, plan->density, in->ctx->segment_bytes),
-                     balanced_pred(plan->pred, P, plan->noise));
+                     balanced_pred(plan->pred, P, plan->noise) ? CV_BALANCED : CV_APART);
     }
     N = (long long)N * P > CV_MAX_PN ? CV_MAX_PN / P : N;
     d = papcoll__model_round(m, (double)in->bytes / N);

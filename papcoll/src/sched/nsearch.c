@@ -56,11 +56,6 @@ static int best(const papcoll__nsearch_t *s)
     return b;
 }
 
-int papcoll__ns_best(const papcoll__nsearch_t *s)
-{
-    return s->nc > 0 ? s->cand[best(s)] : 1;
-}
-
 int papcoll__ns_next(papcoll__nsearch_t *s, int *exploring)
 {
     int explore = s->nc * PAPCOLL__NS_EXPLORE, k;

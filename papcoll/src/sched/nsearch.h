@@ -21,12 +21,13 @@
  * last exit minus its last arrival: the part of the run time N can change
  * (the arrivals' spread before it is the application's).
  *
- * Only balanced calls explore and give their tails (the planner's choice:
- * reduce_clairvoyant.c); a call with the arrivals apart runs the best N so
- * far (papcoll__ns_best).  On 8 emulated nodes at 128 KiB the tails of
- * calls with a late rank were 0.3-0.6 ms for every N, and an exploration
- * among them picked N = 8, whose balanced tails had been 1.44x the best
- * count's (docs/reduce.md, "N by search").
+ * A site keeps two searches (reduce_clairvoyant.c): one for balanced calls
+ * (the predicted arrivals one group to the planner) and one for calls with
+ * the arrivals apart; each call takes its N from, and gives its tail to,
+ * the search of its kind.  On 8 emulated nodes at 128 KiB the tails of
+ * calls with a late rank were 0.3-0.6 ms for every N, and a single search
+ * that re-explored among them picked N = 8, whose balanced tails had been
+ * 1.44x the best count's (docs/reduce.md, "N by search").
  *
  * Every rank feeds it the same exchanged tails in the same call order, so
  * every rank chooses the same N (the plan's hash covers the schedule).
@@ -52,9 +53,6 @@ typedef struct {
 void papcoll__ns_key(papcoll__nsearch_t *s, int model, int least);
 /* The N of the next call; *exploring: whether it is an exploration call (may be NULL). */
 int papcoll__ns_next(papcoll__nsearch_t *s, int *exploring);
-/* The N of a call that does not explore: the candidate with the smallest
- * median tail (no tails: the model's N); the search does not advance. */
-int papcoll__ns_best(const papcoll__nsearch_t *s);
 /* The tail of a call that ran with N (a count that is no candidate, or a
  * tail that is not finite and >= 0, is ignored). */
 void papcoll__ns_observe(papcoll__nsearch_t *s, int N, double tail);

@@ -26,6 +26,12 @@ static int no_bg(papcoll_op_t op, int algo, void *arg)
     return !(papcoll_algo_flags(op, algo) & PAPCOLL_F_BACKGROUND);
 }
 
+static int ordered_ok(papcoll_op_t op, int algo, void *arg) /* a non-commutative operation */
+{
+    (void)arg;
+    return (papcoll_algo_flags(op, algo) & PAPCOLL_F_ORDERED) != 0;
+}
+
 static int A(papcoll_op_t op, const char *name)
 {
     return papcoll_algo_find(op, name);
@@ -417,7 +423,10 @@ static void test_ph(void)
 }
 
 /* Tune explores only what the model does not rule out: 1.5 times the
- * cheapest modelled cost, and every algorithm without a formula. */
+ * cheapest modelled cost, and every algorithm without a formula; the
+ * arrival-driven reductions that pair whole values are priced as a
+ * binomial tree (treedyn below 4 segments, noncommut_treedyn when the
+ * operation commutes). */
 static void test_tune_candidates(void)
 {
     papcoll__pin_t in = pin(8, 1 << 20, 0, 1);
@@ -440,8 +449,28 @@ static void test_tune_candidates(void)
     n = papcoll__tune_candidates(R, &in, all_ok, NULL, cand);
     for (i = 0; i < n; i++)
         has[cand[i]] = 1;
-    check(has[A(R, "clairvoyant")] && has[A(R, "treedyn")] && has[A(R, "mpi")] && !has[A(R, "binomial")],
-          "reduce 1 MiB: clairvoyant, treedyn and mpi, not binomial (%d candidates)", n);
+    check(has[A(R, "clairvoyant")] && has[A(R, "treedyn")] && has[A(R, "mpi")] && !has[A(R, "binomial")] &&
+              !has[A(R, "noncommut_treedyn")],
+          "reduce 1 MiB: clairvoyant, treedyn (streamed) and mpi, not binomial or noncommut_treedyn "
+          "(%d candidates)",
+          n);
+    in.commutative = 0; /* noncommut_treedyn is the only arrival-driven pairing that keeps the order */
+    memset(has, 0, sizeof has);
+    n = papcoll__tune_candidates(R, &in, ordered_ok, NULL, cand);
+    for (i = 0; i < n; i++)
+        has[cand[i]] = 1;
+    check(has[A(R, "noncommut_treedyn")], "reduce 1 MiB, non-commutative: noncommut_treedyn (%d candidates)",
+          n);
+    in = pin(8, 3 * 65536, 0, 1); /* 3 segments: treedyn pairs whole values */
+    memset(has, 0, sizeof has);
+    n = papcoll__tune_candidates(R, &in, all_ok, NULL, cand);
+    for (i = 0; i < n; i++)
+        has[cand[i]] = 1;
+    check(
+        has[A(R, "clairvoyant")] && !has[A(R, "treedyn")] && !has[A(R, "noncommut_treedyn")],
+        "reduce 192 KiB: clairvoyant, not treedyn (%g) or noncommut_treedyn, clairvoyant %g (%d candidates)",
+        papcoll__cost(R, A(R, "binomial"), &in), papcoll__cost(R, A(R, "clairvoyant"), &in), n);
+    in = pin(8, 1 << 20, 0, 1);
     in.alpha = NAN; /* no model: every algorithm */
     check(papcoll__tune_candidates(B, &in, all_ok, NULL, cand) == papcoll_algo_count(B),
           "bcast without a model: every algorithm");

@@ -604,6 +604,26 @@ int papcoll__ph_add(papcoll__ph_t *ph, double x)
 
 /* ---- tune ---------------------------------------------------------------- */
 
+/* What tune's prune compares: the model's cost, and for the arrival-driven
+ * reductions that pair whole values their shape on balanced arrivals, a
+ * pairing tree ceil(log2 P) transfers deep (binomial's cost): treedyn
+ * where it does not stream, and noncommut_treedyn for a commutative
+ * operation, where treedyn's pairing of any two idle ranks includes its
+ * neighbour pairings.  At 128 KiB on the emulated cluster both took
+ * 3.3-3.9 ms balanced against Clairvoyant's 1.3-2.0, and were no faster
+ * under imbalance (docs/results/policy-bench.md, "Clairvoyant's N by
+ * search under the policies").  Streamed treedyn, and noncommut_treedyn
+ * for a non-commutative operation, stay without a cost: tune explores
+ * them. */
+static double prune_cost(papcoll_op_t op, int algo, const papcoll__pin_t *in)
+{
+    double c = papcoll__cost(op, algo, in);
+    int whole = op == PAPCOLL_OP_REDUCE && ((is(op, algo, "treedyn") && !treedyn_streams(in)) ||
+                                            (is(op, algo, "noncommut_treedyn") && in->commutative));
+
+    return isnan(c) && whole ? log2c(in->P) * (in->alpha + in->bytes * (in->beta + in->gamma)) : c;
+}
+
 int papcoll__tune_candidates(papcoll_op_t op, const papcoll__pin_t *in, papcoll__eligible_fn ok, void *arg,
                              int *cand)
 {
@@ -611,10 +631,10 @@ int papcoll__tune_candidates(papcoll_op_t op, const papcoll__pin_t *in, papcoll_
     int i, n = 0;
 
     for (i = 0; i < papcoll_algo_count(op); i++)
-        if (ok(op, i, arg) && (c = papcoll__cost(op, i, in)) < cmin)
+        if (ok(op, i, arg) && (c = prune_cost(op, i, in)) < cmin)
             cmin = c;
     for (i = 0; i < papcoll_algo_count(op) && n < PAPCOLL__TUNE_MAXC; i++)
-        if (ok(op, i, arg) && !((c = papcoll__cost(op, i, in)) > TUNE_PRUNE * cmin))
+        if (ok(op, i, arg) && !((c = prune_cost(op, i, in)) > TUNE_PRUNE * cmin))
             cand[n++] = i;
     return n;
 }

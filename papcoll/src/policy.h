@@ -148,12 +148,13 @@ int papcoll__regime(const papcoll__pin_t *in, double t_model, double ratio);
  * calls of a phase, decided on a prediction that still shows the phase
  * before.  Such a call still counts as a sample, but feeds no detector. */
 int papcoll__regime_agrees(const papcoll__pin_t *in, double t_model, double ratio, int r);
-/* Candidates: the eligible algorithms of op in algos.def order. */
-/* Tune's candidates for a call like in: the algorithms ok() accepts, but
- * those whose balanced cost (papcoll__cost) exceeds 1.5 times the cheapest
- * one's; an algorithm without a formula (the MPI library's, treedyn, the
- * background gathers) stays.  Returns their number (at most
- * PAPCOLL__TUNE_MAXC).  Pure. */
+/* Tune's candidates for a call like in, in algos.def order: the
+ * algorithms ok() accepts, but those whose balanced cost (papcoll__cost;
+ * for treedyn where it does not stream, and noncommut_treedyn on a
+ * commutative operation, the pairing tree of whole values) exceeds 1.5
+ * times the cheapest one's; an algorithm without a formula (the MPI
+ * library's, streamed treedyn, the background gathers) stays.  Returns
+ * their number (at most PAPCOLL__TUNE_MAXC).  Pure. */
 int papcoll__tune_candidates(papcoll_op_t op, const papcoll__pin_t *in, papcoll__eligible_fn ok, void *arg,
                              int *cand);
 void papcoll__tune_init(papcoll__tune_t *t, const papcoll__tune_cfg_t *cfg, const int *cand, int nc);

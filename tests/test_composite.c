@@ -157,6 +157,17 @@ static void test_plans(int P)
     free(pred);
 }
 
+/* A context with clairvoyant_segments = search and a model whose N is
+ * large: 3 or more candidates. */
+static void search_ctx(papcoll_ctx_t *ctx, int P)
+{
+    fake_ctx(ctx, P);
+    ctx->cv_segments = PAPCOLL__CV_SEARCH;
+    ctx->model.v[PAPCOLL__M_ALPHA] = 1e-6;
+    ctx->model.v[PAPCOLL__M_BETA] = 1e-8;
+    ctx->model.v[PAPCOLL__M_GAMMA] = 1e-10;
+}
+
 /* Plans the site's call iter with algo (balanced, no prediction); the plan's xhash. */
 static uint64_t plan_call(papcoll__plan_t *plan, papcoll_ctx_t *ctx, papcoll_op_t op, int algo, int iter)
 {
@@ -175,11 +186,7 @@ static void test_kept_search(papcoll_op_t op, const char *cv_name, const char *o
     int cv = papcoll_algo_find(op, cv_name), other = papcoll_algo_find(op, other_name);
     uint64_t b0, b1, b2, a3;
 
-    fake_ctx(&ctx, P);
-    ctx.cv_segments = PAPCOLL__CV_SEARCH;
-    ctx.model.v[PAPCOLL__M_ALPHA] = 1e-6; /* the model's N is large: 3 or more candidates */
-    ctx.model.v[PAPCOLL__M_BETA] = 1e-8;
-    ctx.model.v[PAPCOLL__M_GAMMA] = 1e-10;
+    search_ctx(&ctx, P);
     if (papcoll__plan_alloc(&a, P) != PAPCOLL_OK || papcoll__plan_alloc(&b, P) != PAPCOLL_OK) {
         check(0, "out of memory");
         exit(1);
@@ -220,11 +227,7 @@ static void test_two_searches(void)
     int cv = papcoll_algo_find(PAPCOLL_OP_REDUCE, "clairvoyant"), i, k, nc;
     uint64_t h[PAPCOLL__NS_MAXC], ha[PAPCOLL__NS_MAXC], x, y;
 
-    fake_ctx(&ctx, P);
-    ctx.cv_segments = PAPCOLL__CV_SEARCH;
-    ctx.model.v[PAPCOLL__M_ALPHA] = 1e-6;
-    ctx.model.v[PAPCOLL__M_BETA] = 1e-8;
-    ctx.model.v[PAPCOLL__M_GAMMA] = 1e-10;
+    search_ctx(&ctx, P);
     if (papcoll__plan_alloc(&a, P) != PAPCOLL_OK || papcoll__plan_alloc(&b, P) != PAPCOLL_OK ||
         papcoll__plan_alloc(&c, P) != PAPCOLL_OK) {
         check(0, "out of memory");

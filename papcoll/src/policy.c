@@ -313,12 +313,12 @@ static int spread_out(const papcoll__pin_t *in)
 }
 
 /* Whether treedyn streams the call's vector (papcoll__dyn_streams, its
- * segments taken as bytes / seg).  Below that it pairs whole values,
+ * segments counted by segments()).  Below that it pairs whole values,
  * ceil(log2 P) transfers deep, and lost to Clairvoyant in every phase with
  * the imbalance spread (128 KiB, docs/policies.md, "reduce"). */
 static int treedyn_streams(const papcoll__pin_t *in)
 {
-    double S = in->seg > 0 ? ceil(in->bytes / in->seg) : 1;
+    double S = segments(in->bytes, in);
 
     return papcoll__dyn_streams(in->P, S < INT_MAX ? (int)S : INT_MAX);
 }
@@ -617,11 +617,10 @@ int papcoll__ph_add(papcoll__ph_t *ph, double x)
  * them. */
 static double prune_cost(papcoll_op_t op, int algo, const papcoll__pin_t *in)
 {
-    double c = papcoll__cost(op, algo, in);
     int whole = op == PAPCOLL_OP_REDUCE && ((is(op, algo, "treedyn") && !treedyn_streams(in)) ||
                                             (is(op, algo, "noncommut_treedyn") && in->commutative));
 
-    return isnan(c) && whole ? log2c(in->P) * (in->alpha + in->bytes * (in->beta + in->gamma)) : c;
+    return papcoll__cost(op, whole ? papcoll_algo_find(op, "binomial") : algo, in);
 }
 
 int papcoll__tune_candidates(papcoll_op_t op, const papcoll__pin_t *in, papcoll__eligible_fn ok, void *arg,

@@ -190,17 +190,24 @@ static cv_search_t *search_get(papcoll__plan_t *plan)
 }
 
 /* Arrivals from the plan's predictions; 0 when there are none (balanced). */
+/* The range of the finite predictions; 0 when there are none. */
+static int finite_range(const double *pred, int P, double *lo, double *hi)
+{
+    *lo = INFINITY, *hi = -INFINITY;
+    for (int i = 0; i < P; i++)
+        if (isfinite(pred[i])) {
+            *lo = pred[i] < *lo ? pred[i] : *lo;
+            *hi = pred[i] > *hi ? pred[i] : *hi;
+        }
+    return *lo <= *hi;
+}
+
 static int sanitise(const double *pred, int P, double d, double *pat)
 {
-    double lo = INFINITY, hi = -INFINITY, x;
+    double lo, hi, x;
     int i;
 
-    for (i = 0; i < P; i++)
-        if (isfinite(pred[i])) {
-            lo = pred[i] < lo ? pred[i] : lo;
-            hi = pred[i] > hi ? pred[i] : hi;
-        }
-    if (!(lo <= hi))
+    if (!finite_range(pred, P, &lo, &hi))
         return 0;
     for (i = 0; i < P; i++) {
         x = isfinite(pred[i]) ? pred[i] - lo : hi - lo;
@@ -285,14 +292,9 @@ static int search_N(cv_search_t *q, const papcoll__plan_t *plan, const papcoll__
  * predictor's noise of each other (papcoll__cv_cluster), or none. */
 static int balanced_pred(const double *pred, int P, double noise)
 {
-    double lo = INFINITY, hi = -INFINITY;
+    double lo, hi;
 
-    for (int i = 0; i < P; i++)
-        if (isfinite(pred[i])) {
-            lo = pred[i] < lo ? pred[i] : lo;
-            hi = pred[i] > hi ? pred[i] : hi;
-        }
-    return !(lo <= hi) || hi - lo <= (noise > 0 ? noise : 0);
+    return !finite_range(pred, P, &lo, &hi) || hi - lo <= (noise > 0 ? noise : 0);
 }
 
 int papcoll__plan_red_clairvoyant(papcoll__plan_t *plan, const papcoll__plan_in_t *in)

@@ -48,20 +48,25 @@ mc() {
         --op gather --algos auto --size 1K --iters 3 --warmup 0 --quiet --out "$TMP/mc$1" \
         --trace "$TMP/mc$1.h5" >"$TMP/mc$1.log" 2>&1 || { echo "FAIL policy.sh: model_cache run $1"; rc=1; }
 }
-entries() { grep -cE '^[0-9a-f]{16} [-+.0-9e]+ [-+.0-9e]+ [-+.0-9e]+ [-+.0-9e]+$' "$TMP/model.cache" 2>/dev/null; }
+entries() { grep -cE '^[0-9a-f]{16}( [-+.0-9e]+){5}$' "$TMP/model.cache" 2>/dev/null; }
 mc 1
 [[ $(entries) == 1 ]] || { echo "FAIL policy.sh: model_cache: want 1 entry after a measurement, got $(entries)"; rc=1; }
+# The round alpha (the sixth field) is measured: a round of 2 ranks takes time.
+awk 'NR == 1 { exit !($6 > 0) }' "$TMP/model.cache" ||
+    { echo "FAIL policy.sh: model_cache: no round alpha measured: $(head -n1 "$TMP/model.cache")"; rc=1; }
 mc 2
 [[ $(entries) == 1 ]] || { echo "FAIL policy.sh: model_cache: the second run measured again ($(entries) entries)"; rc=1; }
-echo "$(cut -d' ' -f1 "$TMP/model.cache") 2 0 0 0" >>"$TMP/model.cache"
+echo "$(cut -d' ' -f1 "$TMP/model.cache") 2 0 0 0 0" >>"$TMP/model.cache"
 mc 3
 "$OUTDIR/bin/paptrace" stats "$TMP/mc3.h5" 2>/dev/null | grep -q 'policy=auto .* model=2 ' ||
     { echo "FAIL policy.sh: model_cache: auto did not use the cached model (alpha 2 s)"; rc=1; }
-# A line of three values (the format before xbeta) is not a model.
+# Lines of three and four values (the formats before xbeta and before the
+# round alpha) are not models.
 echo "$(head -n1 "$TMP/model.cache" | cut -d' ' -f1) 5 0 0" >>"$TMP/model.cache"
+echo "$(head -n1 "$TMP/model.cache" | cut -d' ' -f1) 6 0 0 0" >>"$TMP/model.cache"
 mc 4
 "$OUTDIR/bin/paptrace" stats "$TMP/mc4.h5" 2>/dev/null | grep -q 'policy=auto .* model=2 ' ||
-    { echo "FAIL policy.sh: model_cache: a three-value line replaced the model (alpha 2 s)"; rc=1; }
+    { echo "FAIL policy.sh: model_cache: a three- or four-value line replaced the model (alpha 2 s)"; rc=1; }
 PAPCOLL_TEST_POLICY_LOCAL=1 timeout -k 5 180 mpirun --oversubscribe --mca mpi_yield_when_idle 1 -np 4 \
     "$BIN" "$TMP/rules.conf" --iters 20 >"$TMP/mutant.log" 2>&1
 m=$?

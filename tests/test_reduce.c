@@ -397,6 +397,25 @@ static void seg_is(int P, int bytes, int max, int want)
     check(N == want, "segments(P=%d, %d bytes, max %d) = %d, expected %d", P, bytes, max, N, want);
 }
 
+/* The round alpha, where the model has one, replaces alpha in N and d. */
+static void test_round_alpha(void)
+{
+    papcoll__model_t r = {.v = {30e-6, 8e-9, 0, 8e-9, 75e-6}}, a = r;
+    double d;
+
+    a.v[PAPCOLL__M_RALPHA] = 0;
+    check(papcoll__model_segments(&r, 8, 131072, 131072, 0) == 5,
+          "segments with a round alpha of 75 us: %d, expected round(sqrt(2 * 2^17 * 8e-9 / 75e-6)) = 5",
+          papcoll__model_segments(&r, 8, 131072, 131072, 0));
+    check(papcoll__model_segments(&a, 8, 131072, 131072, 0) == 8,
+          "segments without a round alpha: %d, expected alpha's round(sqrt(2 * 2^17 * 8e-9 / 30e-6)) = 8",
+          papcoll__model_segments(&a, 8, 131072, 131072, 0));
+    d = papcoll__model_round(&r, 1000);
+    check(fabs(d - 83e-6) < 1e-12, "round time with a round alpha: %g, expected 75e-6 + 1000 * 8e-9", d);
+    d = papcoll__model_round(&a, 1000);
+    check(fabs(d - 38e-6) < 1e-12, "round time without a round alpha: %g, expected 30e-6 + 1000 * 8e-9", d);
+}
+
 static void test_segments(void)
 {
     const papcoll__model_t m = seg_model;
@@ -409,6 +428,7 @@ static void test_segments(void)
     seg_is(8, 4194304, 65472, 65); /* the model's 37 */
     seg_is(2, 4194304, 65472, 1);  /* no pipeline depth */
     check(papcoll__model_segments(&m, 8, 2097152, 20, 65472) == 20, "segments: not at most count 20");
+    test_round_alpha();
     for (P = 3; P <= 64; P += 7)
         for (cnt = 1; cnt <= 1 << 22; cnt = cnt * 3 + 1)
             for (max = 1; max <= 1 << 20; max *= 5) {

@@ -85,9 +85,10 @@ typedef struct {
 
 /* INI keys and environment variables of the model (model.h). */
 static const char *const model_keys[PAPCOLL__M_N] = {"model_alpha", "model_beta", "model_gamma",
-                                                     "model_xbeta"};
+                                                     "model_xbeta", "model_round_alpha"};
 static const char *const model_envs[PAPCOLL__M_N] = {"PAPCOLL_MODEL_ALPHA", "PAPCOLL_MODEL_BETA",
-                                                     "PAPCOLL_MODEL_GAMMA", "PAPCOLL_MODEL_XBETA"};
+                                                     "PAPCOLL_MODEL_GAMMA", "PAPCOLL_MODEL_XBETA",
+                                                     "PAPCOLL_MODEL_ROUND_ALPHA"};
 
 static int on_ini(void *user, const char *section, const char *key, const char *value)
 {

@@ -18,6 +18,8 @@
 #define BETA_BLOCKS 4
 #define BETA_REPS 3
 #define GAMMA_REPS 5
+#define SHIFT_ROUNDS 20
+#define SHIFT_REPS 3
 #define MAX_SEGMENTS 4096 /* far above any measured optimum (Marendic Table 8: at most 245) */
 
 int papcoll__model_parse(const char *key, const char *text, int loud, double *out)
@@ -35,7 +37,7 @@ int papcoll__model_parse(const char *key, const char *text, int loud, double *ou
     }
     if (loud)
         fprintf(stderr, "papcoll: %s '%s' is not a number >= 0 (seconds%s)\n", key, text,
-                strcmp(key, "model_alpha") == 0 ? "" : " per byte");
+                strcmp(key, "model_alpha") == 0 || strcmp(key, "model_round_alpha") == 0 ? "" : " per byte");
     return PAPCOLL_ERR_CONFIG;
 }
 
@@ -84,6 +86,27 @@ static int exchanges(MPI_Comm comm, int peer, char *buf, int bytes, int blocks, 
     return PAPCOLL__ERR(rc);
 }
 
+/* Rounds in which every rank sends an empty message to rank + 1 and
+ * receives one from rank - 1, SHIFT_ROUNDS back to back; returns the
+ * shortest mean round of SHIFT_REPS. */
+static int shift_rounds(MPI_Comm comm, int rank, int size, char *buf, double *best)
+{
+    int r, k, rc = MPI_SUCCESS;
+    double t;
+
+    *best = 0;
+    for (r = 0; r < SHIFT_REPS && rc == MPI_SUCCESS; r++) {
+        t = PMPI_Wtime();
+        for (k = 0; k < SHIFT_ROUNDS && rc == MPI_SUCCESS; k++)
+            rc = PMPI_Sendrecv(buf, 0, MPI_BYTE, (rank + 1) % size, MODEL_TAG, buf, 0, MPI_BYTE,
+                               (rank + size - 1) % size, MODEL_TAG, comm, MPI_STATUS_IGNORE);
+        t = (PMPI_Wtime() - t) / SHIFT_ROUNDS;
+        if (r == 0 || t < *best)
+            *best = t;
+    }
+    return PAPCOLL__ERR(rc);
+}
+
 /* Seconds per byte of MPI_Reduce_local(MPI_INT, MPI_SUM), the shortest of reps. */
 static int combine_time(char *buf, double *gamma)
 {
@@ -105,7 +128,7 @@ static int combine_time(char *buf, double *gamma)
 int papcoll__model_measure(MPI_Comm comm, papcoll__model_t *m)
 {
     int rank, size, peer, lower, rc, ok;
-    double t0 = PMPI_Wtime(), rt = 0, bt = 0, xt = 0, mine[PAPCOLL__M_N + 1];
+    double t0 = PMPI_Wtime(), rt = 0, bt = 0, xt = 0, st = 0, mine[PAPCOLL__M_N + 1];
     char *buf = malloc(2 * (size_t)BETA_BLOCK);
 
     memset(m, 0, sizeof(*m));
@@ -127,9 +150,12 @@ int papcoll__model_measure(MPI_Comm comm, papcoll__model_t *m)
         rc = rounds(comm, peer, lower, buf, BETA_BLOCK, BETA_BLOCKS, BETA_REPS, &bt);
     if (rc == PAPCOLL_OK && peer < size)
         rc = exchanges(comm, peer, buf, BETA_BLOCK, BETA_BLOCKS, BETA_REPS, &xt);
+    if (rc == PAPCOLL_OK && size > 1)
+        rc = shift_rounds(comm, rank, size, buf, &st);
     mine[PAPCOLL__M_ALPHA] = rt / 2;
     mine[PAPCOLL__M_BETA] = bt > rt ? (bt - rt) / ((double)BETA_BLOCK * BETA_BLOCKS) : 0;
     mine[PAPCOLL__M_XBETA] = lower && xt > rt / 2 ? (xt - rt / 2) / ((double)BETA_BLOCK * BETA_BLOCKS) : 0;
+    mine[PAPCOLL__M_RALPHA] = st;
     if (rc == PAPCOLL_OK)
         rc = combine_time(buf, &mine[PAPCOLL__M_GAMMA]);
     mine[PAPCOLL__M_N] = rc != PAPCOLL_OK;
@@ -171,22 +197,23 @@ static int cache_key(MPI_Comm comm, char key[17])
     return PAPCOLL_OK;
 }
 
-/* The last line "KEY alpha beta gamma xbeta" of the cache file with this
- * key (lines of another form, such as the three values before xbeta, are
- * skipped: the model is measured again and appended). */
+/* The last line "KEY alpha beta gamma xbeta ralpha" of the cache file
+ * with this key (lines of another form, such as the four values before the
+ * round alpha, are skipped: the model is measured again and appended). */
 static int cache_read(const char *path, const char *key, double v[PAPCOLL__M_N])
 {
     FILE *f = fopen(path, "r");
     char line[256], k[32], end;
-    double a, b, g, x;
+    double a, b, g, x, r;
     int found = 0;
 
     if (f == NULL)
         return 0;
     while (fgets(line, sizeof line, f) != NULL)
-        if (line[0] != '#' && sscanf(line, "%31s %lf %lf %lf %lf %c", k, &a, &b, &g, &x, &end) == 5 &&
-            strcmp(k, key) == 0 && a >= 0 && b >= 0 && g >= 0 && x >= 0) {
+        if (line[0] != '#' && sscanf(line, "%31s %lf %lf %lf %lf %lf %c", k, &a, &b, &g, &x, &r, &end) == 6 &&
+            strcmp(k, key) == 0 && a >= 0 && b >= 0 && g >= 0 && x >= 0 && r >= 0) {
             v[PAPCOLL__M_ALPHA] = a, v[PAPCOLL__M_BETA] = b, v[PAPCOLL__M_GAMMA] = g, v[PAPCOLL__M_XBETA] = x;
+            v[PAPCOLL__M_RALPHA] = r;
             found = 1;
         }
     fclose(f);
@@ -229,8 +256,9 @@ static void cache_store(const papcoll_ctx_t *ctx, const char *key, const papcoll
     int ok = f != NULL;
 
     if (ok) {
-        ok = fprintf(f, "%s %.17g %.17g %.17g %.17g\n", key, m->v[PAPCOLL__M_ALPHA], m->v[PAPCOLL__M_BETA],
-                     m->v[PAPCOLL__M_GAMMA], m->v[PAPCOLL__M_XBETA]) > 0;
+        ok = fprintf(f, "%s %.17g %.17g %.17g %.17g %.17g\n", key, m->v[PAPCOLL__M_ALPHA],
+                     m->v[PAPCOLL__M_BETA], m->v[PAPCOLL__M_GAMMA], m->v[PAPCOLL__M_XBETA],
+                     m->v[PAPCOLL__M_RALPHA]) > 0;
         ok = fclose(f) == 0 && ok;
     }
     if (!ok && !ctx->quiet)
@@ -247,7 +275,7 @@ int papcoll__model_ensure(papcoll_ctx_t *ctx, MPI_Comm comm)
         return PAPCOLL_OK;
     memset(&m, 0, sizeof(m));
     for (i = 0; i < PAPCOLL__M_N; i++)
-        all = all && (!isnan(ctx->model_cfg[i]) || i == PAPCOLL__M_XBETA);
+        all = all && (!isnan(ctx->model_cfg[i]) || i == PAPCOLL__M_XBETA || i == PAPCOLL__M_RALPHA);
     if (!all && (rc = cache_lookup(ctx, comm, key, &m, &found)) != PAPCOLL_OK)
         return rc;
     if (!all && !found) {
@@ -264,29 +292,36 @@ int papcoll__model_ensure(papcoll_ctx_t *ctx, MPI_Comm comm)
         }
     if (all && isnan(ctx->model_cfg[PAPCOLL__M_XBETA])) /* a configured model: full duplex */
         m.v[PAPCOLL__M_XBETA] = m.v[PAPCOLL__M_BETA];
+    if (all && isnan(ctx->model_cfg[PAPCOLL__M_RALPHA])) /* and a round costs a message */
+        m.v[PAPCOLL__M_RALPHA] = m.v[PAPCOLL__M_ALPHA];
     ctx->model = m;
     ctx->has_model = 1;
     return PAPCOLL_OK;
 }
 
+double papcoll__model_ralpha(const papcoll__model_t *m)
+{
+    return m->v[PAPCOLL__M_RALPHA] > 0 ? m->v[PAPCOLL__M_RALPHA] : m->v[PAPCOLL__M_ALPHA];
+}
+
 double papcoll__model_round(const papcoll__model_t *m, double seg_bytes)
 {
-    return m->v[PAPCOLL__M_ALPHA] + seg_bytes * (m->v[PAPCOLL__M_BETA] + m->v[PAPCOLL__M_GAMMA]);
+    return papcoll__model_ralpha(m) + seg_bytes * (m->v[PAPCOLL__M_BETA] + m->v[PAPCOLL__M_GAMMA]);
 }
 
 int papcoll__model_segments(const papcoll__model_t *m, int P, size_t bytes, int count, int max_elems)
 {
     int n = 0, least;
-    double bg = m->v[PAPCOLL__M_BETA] + m->v[PAPCOLL__M_GAMMA], N;
+    double bg = m->v[PAPCOLL__M_BETA] + m->v[PAPCOLL__M_GAMMA], a = papcoll__model_ralpha(m), N;
 
     while ((1LL << n) < P)
         n++;
     if (count < 1 || n <= 1)
         return 1; /* no pipeline depth: one segment */
-    if (m->v[PAPCOLL__M_ALPHA] <= 0)
+    if (a <= 0)
         N = MAX_SEGMENTS; /* free messages: no finite optimum */
     else
-        N = floor(sqrt((n - 1) * (double)bytes * bg / m->v[PAPCOLL__M_ALPHA]) + 0.5);
+        N = floor(sqrt((n - 1) * (double)bytes * bg / a) + 0.5);
     N = N > MAX_SEGMENTS ? MAX_SEGMENTS : N < 1 ? 1 : N;
     least = max_elems > 0 ? (count - 1) / max_elems + 1 : 1; /* then ceil(count / N) <= max_elems */
     N = N < least ? least : N;

@@ -2,8 +2,10 @@
  * The alpha-beta-gamma model of a context (model.c): Hockney's alpha (per
  * message) and beta (per byte) plus gamma, the per-byte cost of combining
  * (Marendic 2016 Sect. 5.1: sending and combining m bytes costs alpha +
- * m beta + m gamma), and xbeta, the per-byte cost of each direction of an
- * exchange with one peer (both send m and receive m: alpha + m xbeta).  On
+ * m beta + m gamma), xbeta, the per-byte cost of each direction of an
+ * exchange with one peer (both send m and receive m: alpha + m xbeta), and
+ * the round alpha, the fixed cost of a round in which every rank sends one
+ * message and receives one at the same time (Clairvoyant's round).  On
  * a full-duplex network with a core per rank xbeta is beta; with 8 ranks
  * on 2 cores this measurement gave 1.6-1.7 beta, and 8 MiB exchanges took
  * 2x the one-way time (docs/results/bcast-allreduce-8node.md, "Every size
@@ -11,10 +13,11 @@
  * time d and segment count N come from it (Marendic Sect. 5.2 and 5.4); so
  * do the costs of the rules, auto and tune policies.  Not installed.
  *
- * Values: each of model_alpha, model_beta, model_gamma, model_xbeta (INI
- * keys; PAPCOLL_MODEL_ALPHA, _BETA, _GAMMA, _XBETA) given in the options is
- * taken as it is (seconds, seconds per byte); when alpha, beta and gamma
- * are all given, xbeta not given is beta (nothing is measured); otherwise
+ * Values: each of model_alpha, model_beta, model_gamma, model_xbeta,
+ * model_round_alpha (INI keys; PAPCOLL_MODEL_ALPHA, _BETA, _GAMMA, _XBETA,
+ * _ROUND_ALPHA) given in the options is taken as it is (seconds, seconds per
+ * byte); when alpha, beta and gamma are all given, xbeta not given is beta
+ * and the round alpha not given is alpha (nothing is measured); otherwise
  * the values not given are measured once per context,
  * at the first point that needs the model and is collective anyway (the
  * creation of a site whose policy uses it).  Every rank ends with rank 0's
@@ -31,10 +34,17 @@
 
 #include "papcoll.h"
 
-enum { PAPCOLL__M_ALPHA, PAPCOLL__M_BETA, PAPCOLL__M_GAMMA, PAPCOLL__M_XBETA, PAPCOLL__M_N };
+enum {
+    PAPCOLL__M_ALPHA,
+    PAPCOLL__M_BETA,
+    PAPCOLL__M_GAMMA,
+    PAPCOLL__M_XBETA,
+    PAPCOLL__M_RALPHA,
+    PAPCOLL__M_N
+};
 
 typedef struct {
-    double v[PAPCOLL__M_N]; /* alpha (s), beta (s/B), gamma (s/B), xbeta (s/B) */
+    double v[PAPCOLL__M_N]; /* alpha (s), beta (s/B), gamma (s/B), xbeta (s/B), round alpha (s) */
     unsigned measured;      /* bit i: v[i] was measured, else configured */
     double seconds;         /* wall time of the measurement (0: none) */
     int cached;             /* the measured values came from model_cache */
@@ -45,15 +55,18 @@ typedef struct {
 int papcoll__model_parse(const char *key, const char *text, int loud, double *out);
 
 /*
- * Measures all four, collective over comm (every rank gets the same
+ * Measures all five, collective over comm (every rank gets the same
  * values): all pairs (2i, 2i+1) at once, as in a round of a reduction.
  * alpha: half the shortest of 20 round trips of empty messages; beta: 4
  * blocks of 256 KiB back to back then an empty reply, (time - 2 alpha) / 1
  * MiB, the shortest of 3; xbeta: the same 4 blocks sent both ways at once
  * (MPI_Sendrecv per block), (time - alpha) / 1 MiB, the shortest of 3;
  * gamma: MPI_Reduce_local of 256 KiB of MPI_INT with MPI_SUM, the shortest
- * of 5, per byte.  Maxima over ranks (the slowest pair sets the pace of a
- * round).  One process: alpha = beta = xbeta = 0.
+ * of 5, per byte; round alpha: 20 rounds back to back in which every rank
+ * sends an empty message to rank + 1 and receives one from rank - 1
+ * (MPI_Sendrecv), the shortest of 3 means per round.  Maxima over ranks
+ * (the slowest pair sets the pace of a round).  One process: alpha = beta =
+ * xbeta = round alpha = 0.
  */
 int papcoll__model_measure(MPI_Comm comm, papcoll__model_t *m);
 
@@ -61,15 +74,20 @@ int papcoll__model_measure(MPI_Comm comm, papcoll__model_t *m);
  * time (collective over comm then; afterwards local). */
 int papcoll__model_ensure(papcoll_ctx_t *ctx, MPI_Comm comm);
 
-/* Round time d = alpha + B (beta + gamma) for segments of B bytes. */
+/* The round alpha, or alpha where it is 0 (not measured: a model built by
+ * hand, as in the tests). */
+double papcoll__model_ralpha(const papcoll__model_t *m);
+
+/* Round time d = round alpha + B (beta + gamma) for segments of B bytes. */
 double papcoll__model_round(const papcoll__model_t *m, double seg_bytes);
 
 /*
  * Segment count of the linear model for a reduction of `bytes` bytes
  * (count elements) over P ranks: N_opt = sqrt((n - 1) m (beta + gamma) /
- * alpha), n = ceil(log2 P) (Marendic Sect. 5.2, Eq. 1 differentiated),
- * rounded to the nearest integer and kept in [1, min(count, 4096)] (alpha
- * = 0: 4096, the model having no finite optimum).  Then raised, if need
+ * alpha_r), n = ceil(log2 P), alpha_r the round alpha (Marendic Sect. 5.2,
+ * Eq. 1 differentiated), rounded to the nearest integer and kept in [1,
+ * min(count, 4096)] (alpha_r = 0: 4096, the model having no finite
+ * optimum).  Then raised, if need
  * be, so that no segment exceeds max_elems elements (0: no limit): the
  * linear model has no step where the transport switches from eager sends
  * to a rendezvous (docs/reduce.md, "Segments").

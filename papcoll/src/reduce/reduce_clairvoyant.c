@@ -40,7 +40,7 @@
  * rank's own, or, at a sink that gave the segment away earlier, replaces it
  * once that send completed.  Receives are posted ahead in round order, up
  * to N at a time, each into its own slot.  When a segment's transfer
- * takes at least CV_LOCK_RATIO alphas, a send also waits until this rank's
+ * takes at least CV_LOCK_RATIO round alphas, a send also waits until this rank's
  * receives of earlier rounds have arrived (the lock): without it senders
  * run ahead into receivers still taking an earlier round's segment, two
  * segments share the receiver's port, and the rounds stretch (measured
@@ -109,7 +109,7 @@
 
 #define CV_MAX_PN (1 << 29)  /* the generator's P * N limit */
 #define CV_MAX_SPREAD 0x1p28 /* arrivals clipped to this many rounds (generator: 2^29) */
-#define CV_LOCK_RATIO 4      /* the lock holds when a segment's transfer takes this many alphas */
+#define CV_LOCK_RATIO 4      /* the lock holds when a segment's transfer takes this many round alphas */
 #define CV_RAN 4             /* calls whose N the search remembers */
 #define CV_BALANCED 0        /* the predicted arrivals are one group to the planner */
 #define CV_APART 1           /* they are not */
@@ -327,7 +327,7 @@ int papcoll__plan_red_clairvoyant(papcoll__plan_t *plan, const papcoll__plan_in_
     N = (long long)N * P > CV_MAX_PN ? CV_MAX_PN / P : N;
     d = papcoll__model_round(m, (double)in->bytes / N);
     d = d > 1e-9 ? d : 1e-9; /* a model of zeros (P = 1) */
-    c->lock = d - m->v[PAPCOLL__M_ALPHA] >= CV_LOCK_RATIO * m->v[PAPCOLL__M_ALPHA];
+    c->lock = d - papcoll__model_ralpha(m) >= CV_LOCK_RATIO * papcoll__model_ralpha(m);
     if ((has = sanitise(plan->pred, P, d, c->pat)) && plan->noise > 0) {
         papcoll__cv_sort(P, c->pat, c->tmp, c->phase2); /* phase2: scratch until split below */
         papcoll__cv_cluster(P, c->tmp, plan->noise, c->pat);

@@ -428,7 +428,6 @@ static void test_segments(void)
     seg_is(8, 4194304, 65472, 65); /* the model's 37 */
     seg_is(2, 4194304, 65472, 1);  /* no pipeline depth */
     check(papcoll__model_segments(&m, 8, 2097152, 20, 65472) == 20, "segments: not at most count 20");
-    test_round_alpha();
     for (P = 3; P <= 64; P += 7)
         for (cnt = 1; cnt <= 1 << 22; cnt = cnt * 3 + 1)
             for (max = 1; max <= 1 << 20; max *= 5) {
@@ -520,6 +519,7 @@ int main(void)
     test_pairing();
     test_stream();
     test_segments();
+    test_round_alpha();
     test_density();
     test_naps();
     return unit_summary();

@@ -10,8 +10,12 @@
  * on 2 cores this measurement gave 1.6-1.7 beta, and 8 MiB exchanges took
  * 2x the one-way time (docs/results/bcast-allreduce-8node.md, "Every size
  * of the issue's range", "The model's exchange rate").  Clairvoyant's round
- * time d and segment count N come from it (Marendic Sect. 5.2 and 5.4); so
- * do the costs of the rules, auto and tune policies.  Not installed.
+ * time d and segment count N come from it (Marendic Sect. 5.2 and 5.4), with
+ * the round alpha in place of alpha: where ranks share cores a round of all
+ * ranks at once costs several ping-pong latencies (68-86 us against 26-35
+ * on the emulated cluster, 8 ranks on 2 cores; docs/reduce.md, "The round
+ * alpha").  The costs of the rules, auto and tune policies use alpha.  Not
+ * installed.
  *
  * Values: each of model_alpha, model_beta, model_gamma, model_xbeta,
  * model_round_alpha (INI keys; PAPCOLL_MODEL_ALPHA, _BETA, _GAMMA, _XBETA,

@@ -302,7 +302,7 @@ int papcoll__plan_red_clairvoyant(papcoll__plan_t *plan, const papcoll__plan_in_
     const papcoll__model_t *m = &in->ctx->model;
     cv_t *c = cv_get(plan, in->P);
     int P = in->P, N, has, same;
-    double d;
+    double d, ra = papcoll__model_ralpha(m);
 
     if (c == NULL)
         return PAPCOLL_ERR_NOMEM; /* the site's first plan only */
@@ -327,7 +327,7 @@ int papcoll__plan_red_clairvoyant(papcoll__plan_t *plan, const papcoll__plan_in_
     N = (long long)N * P > CV_MAX_PN ? CV_MAX_PN / P : N;
     d = papcoll__model_round(m, (double)in->bytes / N);
     d = d > 1e-9 ? d : 1e-9; /* a model of zeros (P = 1) */
-    c->lock = d - papcoll__model_ralpha(m) >= CV_LOCK_RATIO * papcoll__model_ralpha(m);
+    c->lock = d - ra >= CV_LOCK_RATIO * ra;
     if ((has = sanitise(plan->pred, P, d, c->pat)) && plan->noise > 0) {
         papcoll__cv_sort(P, c->pat, c->tmp, c->phase2); /* phase2: scratch until split below */
         papcoll__cv_cluster(P, c->tmp, plan->noise, c->pat);

@@ -325,6 +325,56 @@ static void test_auto_xbeta(void)
           papcoll_algo_name(AR, o.algo));
 }
 
+/* The round alpha: the ring's 2(P - 1) steps and Rabenseifner's 2 log2 P
+ * rounds each cost a round in which every rank sends and receives.  With
+ * the values measured on the emulated cluster (8 ranks on 2 cores:
+ * ping-pong alpha 35 us, round alpha 76 us) the ring's 8 more rounds
+ * outweigh Rabenseifner's exchanges at 64 KiB (measured: 3.2 against
+ * 2.5 ms), and the ping-pong alpha alone picks the ring. */
+static void test_auto_round_alpha(void)
+{
+    papcoll__auto_cfg_t cfg = {0.25};
+    papcoll__auto_out_t o;
+    papcoll_op_t AR = PAPCOLL_OP_ALLREDUCE;
+    double a = 35e-6, ra = 76e-6, b = 8.46e-9, g = 2.1e-11, x = 12.9e-9, m = 65536, c;
+    papcoll__pin_t in = pin(8, m, 0, 1);
+
+    in.alpha = a;
+    in.beta = b;
+    in.gamma = g;
+    in.xbeta = x;
+    papcoll__auto_choose(AR, &in, &cfg, all_ok, NULL, &o);
+    check(o.algo == A(AR, "ring"), "allreduce 64 KiB, no round alpha: ring, got %s",
+          papcoll_algo_name(AR, o.algo));
+    in.ralpha = ra;
+    papcoll__auto_choose(AR, &in, &cfg, all_ok, NULL, &o);
+    check(o.algo == A(AR, "rabenseifner") && fabs(o.t_base - (6 * ra + 1.75 * m * x + 0.875 * m * g)) < 1e-12,
+          "allreduce 64 KiB, round alpha: rabenseifner at 2 L ra + ..., got %s %g",
+          papcoll_algo_name(AR, o.algo), o.t_base);
+    c = papcoll__cost(AR, A(AR, "ring"), &in);
+    check(fabs(c - (14 * ra + 1.75 * m * b + 0.875 * m * g)) < 1e-12,
+          "allreduce ring: 2(P - 1) round alphas, %g", c);
+    c = papcoll__cost(PAPCOLL_OP_REDUCE, A(PAPCOLL_OP_REDUCE, "clairvoyant"), &in);
+    check(fabs(c - 3 * (ra + m * (b + g))) < 1e-12, "reduce clairvoyant: rounds of the round alpha, %g", c);
+    in.bytes = 1 << 20;
+    papcoll__auto_choose(AR, &in, &cfg, all_ok, NULL, &o);
+    check(o.algo == A(AR, "ring"), "allreduce 1 MiB, round alpha: ring, got %s",
+          papcoll_algo_name(AR, o.algo));
+    /* weighted_ring's chain streams (alpha per segment): under 8 ms of
+     * spread it gains over the ring at 1 MiB (measured: 23.6 against 26.1
+     * ms under uniform 10 ms), not at 256 KiB (16.8 against 14.4). */
+    in.spread = 8e-3;
+    papcoll__auto_choose(AR, &in, &cfg, all_ok, NULL, &o);
+    check(o.algo == A(AR, "weighted_ring") &&
+              fabs(o.gain - (8e-3 + o.t_base - 38 * (a + 65536 * (b + g)))) < 1e-9,
+          "allreduce 1 MiB, 8 ms spread: weighted_ring by its chain's streaming steps, got %s gain %g",
+          papcoll_algo_name(AR, o.algo), o.gain);
+    in.bytes = 256 << 10;
+    papcoll__auto_choose(AR, &in, &cfg, all_ok, NULL, &o);
+    check(o.algo == A(AR, "ring"), "allreduce 256 KiB, 8 ms spread: ring, got %s",
+          papcoll_algo_name(AR, o.algo));
+}
+
 /* Gather under a predicted PAT: the root's port as a queue. */
 static void test_auto_port(void)
 {
@@ -581,6 +631,7 @@ int main(void)
     test_auto();
     test_auto_allreduce();
     test_auto_xbeta();
+    test_auto_round_alpha();
     test_ph();
     test_auto_port();
     test_regime();

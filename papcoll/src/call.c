@@ -204,6 +204,7 @@ static void data_inputs(const papcoll_site_t *site, const papcoll__sig_t *sig, c
     in->beta = ctx->has_model ? ctx->model.v[PAPCOLL__M_BETA] : NAN;
     in->gamma = ctx->has_model ? ctx->model.v[PAPCOLL__M_GAMMA] : NAN;
     in->xbeta = ctx->has_model ? ctx->model.v[PAPCOLL__M_XBETA] : NAN;
+    in->ralpha = ctx->has_model ? papcoll__model_ralpha(&ctx->model) : NAN;
     in->lag = site->has_thread ? 2 : 1;
     in->pred = pat != NULL ? pat : snap != NULL ? snap->pred : NULL;
     in->spread = in->pred != NULL ? papcoll__spread(in->pred, P, 1, NULL) : NAN;

@@ -23,9 +23,13 @@ static int cmp_d(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Whether algo is the algorithm called name (one comparison: the costs
+ * ask this many times per call of a data-dependent policy). */
 static int is(papcoll_op_t op, int algo, const char *name)
 {
-    return papcoll_algo_find(op, name) == algo;
+    const char *own = papcoll_algo_name(op, algo);
+
+    return own != NULL && strcmp(own, name) == 0;
 }
 
 static double log2c(int P)
@@ -86,24 +90,37 @@ static double xbeta(const papcoll__pin_t *in)
     return in->xbeta > 0 ? in->xbeta : in->beta;
 }
 
-/* Reductions; recursive halving and radix-k's rounds, and every round of
- * recursive doubling, are exchanges with one peer (xbeta); the other
- * transfers go one way (beta). */
+/* The fixed cost of one round of a reduction: the round alpha, or alpha
+ * where the model has none.  Every step of the ring, of recursive doubling
+ * and halving, of radix-k and of Clairvoyant's balanced pipeline is a
+ * round in which every rank (or every rank still holding data) sends and
+ * receives at once, which costs more than a ping-pong's latency where ranks
+ * share cores (model.h; docs/policies.md, "The cost model"). */
+static double round_alpha(const papcoll__pin_t *in)
+{
+    return in->ralpha > 0 ? in->ralpha : in->alpha;
+}
+
+/* Reductions, per round the round alpha; recursive halving and radix-k's
+ * rounds, and every round of recursive doubling, are exchanges with one
+ * peer (xbeta); the other transfers go one way (beta). */
 static double cost_reduce(papcoll_op_t op, int algo, const papcoll__pin_t *in)
 {
-    double P = in->P, m = in->bytes, L = log2c(in->P), a = in->alpha, b = in->beta, g = in->gamma;
+    papcoll__pin_t r = *in;
+    double P = in->P, m = in->bytes, L = log2c(in->P), a = round_alpha(in), b = in->beta, g = in->gamma;
     double x = xbeta(in);
     int all = op == PAPCOLL_OP_ALLREDUCE;
 
+    r.alpha = a;
     if (is(op, algo, "recdoubling"))
         return L * (a + m * (x + g));
     if (is(op, algo, "binomial") || is(op, algo, "fibonacci"))
         return L * (a + m * (b + g));
     if (is(op, algo, "pipelined") || is(op, algo, "inorder"))
-        return pipeline(floor(log2(P > 1 ? P : 1)), m, in, b + g, 2);
+        return pipeline(floor(log2(P > 1 ? P : 1)), m, &r, b + g, 2);
     if (is(op, algo,
            "clairvoyant")) /* on balanced arrivals: segments through a binary tree (Marendic Eq. 1) */
-        return pipeline(L, m, in, b + g, 1);
+        return pipeline(L, m, &r, b + g, 1);
     if (is(op, algo, "rabenseifner") || is(op, algo, "radixk")) /* reduce-scatter, then allgather or gather */
         return 2 * L * a + (P - 1) / P * m * (x + (all ? x : b)) + (P - 1) / P * m * g;
     if (is(op, algo, "ring")) /* reduce: ring reduce-scatter, binomial gather */
@@ -260,7 +277,9 @@ static double port_queue(const papcoll__pin_t *in, double start, int ordered, do
  * latency dominates).  In sorted_ring it finds the others'
  * vector pre-reduced, and after it arrives N segments pass it and the P - 1
  * hops of the result ring, (N + P - 1)(alpha + n/N (beta + gamma)), no
- * earlier than the ring's balanced (2N + P - 2) such steps.  weighted_ring
+ * earlier than the ring's balanced (2N + P - 2) such steps: alpha, not the
+ * round alpha, since both stream their segments, several in flight, rather
+ * than step in rounds (as weighted_ring's planner prices them).  weighted_ring
  * gets the same time: its planner never plans longer than that chain or
  * the ring in its port model (sched/wring.h), so auto switches where it
  * switched to sorted_ring, and the gain it reports is a lower bound. */

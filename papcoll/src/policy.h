@@ -21,6 +21,8 @@ typedef struct {
     int has_monitor;           /* the context has monitor threads */
     double alpha, beta, gamma; /* the context's model (s, s/B, s/B) */
     double xbeta;              /* per byte each way of an exchange with one peer (NaN or 0: beta) */
+    double ralpha;             /* the round alpha: a round in which every rank sends and receives at
+                                  once (s; NaN or 0: alpha) */
     double seg;                /* segment bytes of SEGMENTED algorithms */
     int root;                  /* the call's root (-1: none) */
     const double *pred;        /* [P] predicted arrival offsets (s); NULL: none */

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "papcoll.h"
 
@@ -163,6 +164,54 @@ static void partial_rules(const char *path)
     papcoll_finalize(&ctx);
 }
 
+/* A rules site whose rule depends on the vector's size, called with two
+ * sizes in turn, every rank at its edge: the edge decides from the
+ * previous call's signature, and the call must not run that choice when
+ * its own signature differs (call.c reuses the edge's choice only for the
+ * same signature). */
+static void sig_change(void)
+{
+    static const char text[] = "allreduce * 0-256 * recdoubling\nallreduce * 257- * ring\n";
+    char path[] = "/tmp/papcoll-mpi-policy-XXXXXX", policy[64];
+    papcoll_options_t o = {.quiet = 1, .predictor = "last"};
+    papcoll_ctx_t *ctx = NULL;
+    papcoll_site_t *s = NULL;
+    papcoll_timing_t t;
+    int in[128], out[128], it, n, want, fd = mkstemp(path);
+
+    if (fd < 0 || write(fd, text, sizeof text - 1) != (ssize_t)(sizeof text - 1) || close(fd) != 0) {
+        fail("cannot write the rules file", path, -1);
+        exit(1);
+    }
+    snprintf(policy, sizeof policy, "rules:%s", path);
+    if (papcoll_init(MPI_COMM_WORLD, &o, &ctx) != 0 ||
+        papcoll_site_create(ctx, "sig", PAPCOLL_OP_ALLREDUCE, policy, &s) != 0) {
+        fail("setup failed", policy, -1);
+        exit(1);
+    }
+    for (it = 0; it < 12; it++) {
+        n = it % 2 ? 128 : 16; /* 512 and 64 bytes */
+        for (int i = 0; i < n; i++)
+            in[i] = g_rank + i;
+        papcoll_processing_start(s);
+        papcoll_edge(s, 0.5);
+        papcoll_processing_end(s);
+        if (papcoll_allreduce(s, in, out, n, MPI_INT, MPI_SUM) != 0)
+            fail("allreduce failed", policy, it);
+        papcoll_site_last_timing(s, &t);
+        want = papcoll_algo_find(PAPCOLL_OP_ALLREDUCE, n == 16 ? "recdoubling" : "ring");
+        if (it >= 2 && g_size > 1 && t.algo != want)
+            fail(n == 16 ? "64-byte call did not run its rule's recdoubling"
+                         : "512-byte call did not run its rule's ring",
+                 policy, it);
+    }
+    papcoll_site_free(&s);
+    papcoll_finalize(&ctx);
+    unlink(path);
+    if (g_rank == 0)
+        printf("mpi_policy: P=%d rules by size, alternating sizes: done\n", g_size);
+}
+
 int main(int argc, char **argv)
 {
     int provided, iters = 30, total[2], mine[2], m;
@@ -184,6 +233,7 @@ int main(int argc, char **argv)
     snprintf(rules, sizeof rules, "rules:%s", argv[1]);
     if (g_size > 1)
         partial_rules(argv[1]);
+    sig_change();
     for (m = 0; m < 2; m++)
         for (int p = 0; p < 3; p++)
             for (int k = 0; k < 3; k++)

@@ -233,6 +233,13 @@ static int prev_exchange(papcoll_site_t *site, const papcoll__snap_t **snap, int
     return PAPCOLL_OK;
 }
 
+/* Whether two calls share the signature a policy decides from. */
+static int same_sig(const papcoll__sig_t *x, const papcoll__sig_t *y)
+{
+    return x->root == y->root && x->bytes == y->bytes && x->count == y->count && x->esize == y->esize &&
+           x->mop == y->mop && x->commutative == y->commutative && x->builtin == y->builtin;
+}
+
 /*
  * A data-dependent policy.  With a monitor thread it decides from the
  * previous call's exchange (done, or waited for: every rank has passed
@@ -241,6 +248,10 @@ static int prev_exchange(papcoll_site_t *site, const papcoll__snap_t **snap, int
  * waiting for it would hold every rank until then.  The call's own
  * exchange still runs, and is waited for when the choice needs its plan.
  * The observation is then that of the call before the previous one.
+ * Where the edge made the choice of a stateless policy already from the
+ * same exchange and signature (papcoll_edge), the call takes it: the same
+ * inputs give the same choice on every rank, whether or not a rank's edge
+ * came first.  Its decision time is then the edge's.
  * Without a monitor the call's exchange runs inline anyway, and the policy
  * decides from it.
  */
@@ -254,6 +265,13 @@ static int decide_data(papcoll_site_t *site, const papcoll__args_t *a, const dou
 
     if (pat == NULL && site->has_thread) {
         rc = decide_monitor(site, a, d); /* queues this call's exchange (no plan: the baseline needs none) */
+        if (rc == PAPCOLL_OK && site->edge_call == site->calls && same_sig(&site->edge_sig, &a->sig)) {
+            d->sel = site->edge_sel; /* the edge's choice, from the same inputs */
+            site->timing.decision = site->edge_decision;
+            d->algo = d->sel.algo;
+            d->reason = d->sel.reason;
+            return needs_job(site->op, d->sel.algo) ? papcoll__wait_plan(site) : PAPCOLL_OK;
+        }
         rc = rc ? rc : prev_exchange(site, &snap, &seen);
     } else if (pat == NULL) {
         rc = papcoll__plan_inline(site, &req);

@@ -114,6 +114,7 @@ static void site_init(papcoll_site_t *site, papcoll_ctx_t *ctx, const char *name
     site->bg_iter = site->done_iter = site->mon_bg = -1;
     atomic_init(&site->bg_yields, 0);
     site->last_sig.root = -2;
+    site->edge_call = -1;
     site->last_algo = site->algo_hist[0] = site->algo_hist[1] = -1;
     site->snap[0].iter = site->snap[1].iter = -1;
     site->t_start = site->est = site->last_arrival = site->last_exit = NAN;
@@ -374,13 +375,15 @@ int papcoll_processing_start(papcoll_site_t *site)
  * signature is known and no background part starts here.  A data-dependent
  * policy's choice comes from the previous call's exchange (call.c), so the
  * edge can make it already (papcoll__preview) and the job plans it and
- * starts its background part, as for a fixed policy.
+ * starts its background part, as for a fixed policy.  The choice of a
+ * stateless one (rules, auto) is kept for the call, which then does not
+ * make it again on its critical path.
  */
 int papcoll_edge(papcoll_site_t *site, double fraction)
 {
     const papcoll__sig_t *sig;
     papcoll__selection_t s;
-    double now, est;
+    double now, est, t0;
     int data;
 
     if (site == NULL || !(fraction > 0 && fraction <= 1))
@@ -396,8 +399,15 @@ int papcoll_edge(papcoll_site_t *site, double fraction)
     if (!site->has_thread)
         return PAPCOLL_OK; /* the collective exchanges it, when its algorithm needs it */
     sig = site->last_sig.root != -2 ? &site->last_sig : NULL;
+    t0 = papcoll__mono();
     data = sig != NULL && papcoll__policy_uses_data(&site->policy) &&
            papcoll__preview(site, sig, &s) == PAPCOLL_OK;
+    if (data && site->policy.kind != PAPCOLL__POLICY_TUNE) { /* tune's choice updates its state: the call's */
+        site->edge_sel = s;
+        site->edge_sig = *sig;
+        site->edge_call = site->calls;
+        site->edge_decision = papcoll__mono() - t0;
+    }
     if (!data)
         papcoll__select(&site->policy, site->op, sig, site->ctx->size, 1, &s);
     site->job_plans = (papcoll_algo_flags(site->op, s.algo) & (PAPCOLL_F_NEEDS_PAT | PAPCOLL_F_BACKGROUND)) != 0;

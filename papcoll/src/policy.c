@@ -95,7 +95,7 @@ static double xbeta(const papcoll__pin_t *in)
  * and halving, of radix-k and of Clairvoyant's balanced pipeline is a
  * round in which every rank (or every rank still holding data) sends and
  * receives at once, which costs more than a ping-pong's latency where ranks
- * share cores (model.h; docs/policies.md, "The cost model"). */
+ * share cores (model.h; docs/policies.md, "auto"). */
 static double round_alpha(const papcoll__pin_t *in)
 {
     return in->ralpha > 0 ? in->ralpha : in->alpha;

@@ -261,18 +261,13 @@ static int decide_data(papcoll_site_t *site, const papcoll__args_t *a, const dou
     const papcoll__snap_t *snap = NULL;
     papcoll__pin_t in;
     double t0;
-    int rc = PAPCOLL_OK, seen = -1;
+    int rc = PAPCOLL_OK, seen = -1, from_edge = 0;
 
     if (pat == NULL && site->has_thread) {
         rc = decide_monitor(site, a, d); /* queues this call's exchange (no plan: the baseline needs none) */
-        if (rc == PAPCOLL_OK && site->edge_call == site->calls && same_sig(&site->edge_sig, &a->sig)) {
-            d->sel = site->edge_sel; /* the edge's choice, from the same inputs */
-            site->timing.decision = site->edge_decision;
-            d->algo = d->sel.algo;
-            d->reason = d->sel.reason;
-            return needs_job(site->op, d->sel.algo) ? papcoll__wait_plan(site) : PAPCOLL_OK;
-        }
-        rc = rc ? rc : prev_exchange(site, &snap, &seen);
+        from_edge = site->edge_call == site->calls && same_sig(&site->edge_sig, &a->sig);
+        if (!from_edge)
+            rc = rc ? rc : prev_exchange(site, &snap, &seen);
     } else if (pat == NULL) {
         rc = papcoll__plan_inline(site, &req);
         snap = site->snap[site->calls & 1].iter == site->calls ? &site->snap[site->calls & 1] : NULL;
@@ -280,10 +275,15 @@ static int decide_data(papcoll_site_t *site, const papcoll__args_t *a, const dou
     }
     if (rc != PAPCOLL_OK)
         return rc;
-    t0 = papcoll__mono();
-    data_inputs(site, &a->sig, pat, snap, seen, &in);
-    papcoll__select_data(&site->policy, site->op, &a->sig, &in, &d->sel);
-    site->timing.decision = papcoll__mono() - t0;
+    if (from_edge) { /* the edge's choice, from the same inputs */
+        d->sel = site->edge_sel;
+        site->timing.decision = site->edge_decision;
+    } else {
+        t0 = papcoll__mono();
+        data_inputs(site, &a->sig, pat, snap, seen, &in);
+        papcoll__select_data(&site->policy, site->op, &a->sig, &in, &d->sel);
+        site->timing.decision = papcoll__mono() - t0;
+    }
     d->algo = d->sel.algo;
     d->reason = d->sel.reason;
     if (pat == NULL && site->has_thread && needs_job(site->op, d->sel.algo))

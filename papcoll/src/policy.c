@@ -45,12 +45,14 @@ static double segments(double m, const papcoll__pin_t *in)
     return N < 1 ? 1 : N;
 }
 
-/* A pipeline of `stages` stages of cost per segment: (stages + N - 1) (a + s b). */
-static double pipeline(double stages, double m, const papcoll__pin_t *in, double per_byte, double fan)
+/* A pipeline of `stages` stages of cost per segment: (stages + N - 1) (a + s b),
+ * a the fixed cost of a step. */
+static double pipeline(double stages, double m, const papcoll__pin_t *in, double a, double per_byte,
+                       double fan)
 {
     double N = segments(m, in);
 
-    return (stages + N - 1) * fan * (in->alpha + m / N * per_byte);
+    return (stages + N - 1) * fan * (a + m / N * per_byte);
 }
 
 static double cost_blocks(papcoll_op_t op, int algo, const papcoll__pin_t *in)
@@ -75,9 +77,9 @@ static double cost_bcast(papcoll_op_t op, int algo, const papcoll__pin_t *in)
     if (is(op, algo, "binomial") || is(op, algo, "sorted") || is(op, algo, "arrival") || is(op, algo, "bsorted"))
         return L * (a + m * b);
     if (is(op, algo, "pipelined") || is(op, algo, "spipelined"))
-        return pipeline(floor(log2(P > 1 ? P : 1)), m, in, b, 2);
+        return pipeline(floor(log2(P > 1 ? P : 1)), m, in, a, b, 2);
     if (is(op, algo, "chain") || is(op, algo, "schain") || is(op, algo, "bchain"))
-        return pipeline(P - 1, m, in, b, 1);
+        return pipeline(P - 1, m, in, a, b, 1);
     if (is(op, algo, "scatter_allgather"))
         return (L + P - 1) * a + 2 * (P - 1) / P * m * b;
     return NAN;
@@ -106,21 +108,19 @@ static double round_alpha(const papcoll__pin_t *in)
  * peer (xbeta); the other transfers go one way (beta). */
 static double cost_reduce(papcoll_op_t op, int algo, const papcoll__pin_t *in)
 {
-    papcoll__pin_t r = *in;
     double P = in->P, m = in->bytes, L = log2c(in->P), a = round_alpha(in), b = in->beta, g = in->gamma;
     double x = xbeta(in);
     int all = op == PAPCOLL_OP_ALLREDUCE;
 
-    r.alpha = a;
     if (is(op, algo, "recdoubling"))
         return L * (a + m * (x + g));
     if (is(op, algo, "binomial") || is(op, algo, "fibonacci"))
         return L * (a + m * (b + g));
     if (is(op, algo, "pipelined") || is(op, algo, "inorder"))
-        return pipeline(floor(log2(P > 1 ? P : 1)), m, &r, b + g, 2);
+        return pipeline(floor(log2(P > 1 ? P : 1)), m, in, a, b + g, 2);
     if (is(op, algo,
            "clairvoyant")) /* on balanced arrivals: segments through a binary tree (Marendic Eq. 1) */
-        return pipeline(L, m, &r, b + g, 1);
+        return pipeline(L, m, in, a, b + g, 1);
     if (is(op, algo, "rabenseifner") || is(op, algo, "radixk")) /* reduce-scatter, then allgather or gather */
         return 2 * L * a + (P - 1) / P * m * (x + (all ? x : b)) + (P - 1) / P * m * g;
     if (is(op, algo, "ring")) /* reduce: ring reduce-scatter, binomial gather */
@@ -298,8 +298,9 @@ static int pat_times(papcoll_op_t op, int base, int s, const papcoll__pin_t *in,
     }
     *tb = imb + t_base;
     if (is(op, s, "sorted_ring") || is(op, s, "weighted_ring")) {
-        *ts = fmax(pipeline(segments(in->bytes, in) + in->P - 1, in->bytes, in, in->beta + in->gamma, 1),
-                   imb + pipeline(in->P, in->bytes, in, in->beta + in->gamma, 1));
+        *ts = fmax(
+            pipeline(segments(in->bytes, in) + in->P - 1, in->bytes, in, in->alpha, in->beta + in->gamma, 1),
+            imb + pipeline(in->P, in->bytes, in, in->alpha, in->beta + in->gamma, 1));
     } else {
         double own = papcoll__cost(op, s, in);
 

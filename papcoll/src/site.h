@@ -114,6 +114,13 @@ struct papcoll_site {
     int bg_algo, bg_root; /* what it serves */
     int job_plans;        /* the pending call's plan job selects and plans */
     papcoll__sig_t last_sig; /* signature of the previous call (root -2: none yet) */
+    /* A stateless data-dependent policy's choice made at the edge (rules,
+     * auto: papcoll_edge), which the call reuses when its signature is the
+     * one the edge saw (call.c). */
+    papcoll__selection_t edge_sel;
+    papcoll__sig_t edge_sig;
+    int edge_call;        /* the call it serves (-1: none) */
+    double edge_decision; /* its time (s) */
     int last_algo;        /* algorithm of the previous call (-1: none) */
     int algo_hist[2];     /* algorithm of call k in slot k % 2 (-1: none) */
     int prev_xchg;        /* the previous call had an exchange */
@@ -159,13 +166,6 @@ struct papcoll_site {
     double density;       /* the largest exchanged density, rounded up (papcoll__model_density; 1: none) */
     papcoll__snap_t snap[2];          /* the last two exchanges, for the policies */
     papcoll__policy_t *preview;       /* scratch copy of the policy (papcoll__preview) */
-    /* A stateless data-dependent policy's choice made at the edge (rules,
-     * auto: papcoll_edge), which the call reuses when its signature is the
-     * one the edge saw (call.c). */
-    papcoll__selection_t edge_sel;
-    papcoll__sig_t edge_sig;
-    int edge_call;                    /* the call it serves (-1: none) */
-    double edge_decision;             /* its time (s) */
     double lag_err[PAPCOLL__LAG_WIN]; /* error spreads of each prediction against the next call's arrivals */
     int nlag;                         /* of them recorded (ring position: nlag % PAPCOLL__LAG_WIN) */
     double edge_err[PAPCOLL__LAG_WIN]; /* last arrival - latest edge estimate of recent calls */

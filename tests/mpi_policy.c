@@ -11,7 +11,9 @@
  * one: ranks that disagree may have started different background parts).
  * First, a rules file that only some ranks can read must fail the site's
  * creation and a switch to it on every rank, without leaving any rank
- * waiting in a collective step.
+ * waiting in a collective step; a rules site must run each call's rule
+ * when the size alternates; an edge must not wait for a rank a call
+ * behind.
  *
  * usage: mpirun -np P mpi_policy RULES_FILE [--iters N]
  */
@@ -212,6 +214,71 @@ static void sig_change(void)
         printf("mpi_policy: P=%d rules by size, alternating sizes: done\n", g_size);
 }
 
+/* A rank a call behind must not hold the others at their edges.  At call 3
+ * the last rank sleeps LATE_MS before its edge, so that call's exchange
+ * completes only then.  The ranks between the root and it leave call 3 at
+ * once (lin's non-roots send and return), and their edge of call 4 must
+ * return without waiting for that exchange (site.c); their call 4 waits
+ * for it instead.  The margin is wide: the edge takes microseconds when it
+ * does not wait, and LATE_MS when it does. */
+#define LATE_MS 300.0
+static void edge_no_wait(void)
+{
+    static const char text[] = "gather * * * lin\n";
+    char path[] = "/tmp/papcoll-mpi-policy-XXXXXX", policy[64], saved[16];
+    const char *check = getenv("PAPCOLL_CHECK");
+    papcoll_options_t o = {.quiet = 1, .predictor = "last"};
+    papcoll_ctx_t *ctx = NULL;
+    papcoll_site_t *s = NULL;
+    int P = g_size, n = 16, it, i, bad, rc, fd = mkstemp(path);
+    int *buf = calloc((size_t)(n * (P + 1)), sizeof(int));
+    double t0, edge;
+
+    if (buf == NULL || fd < 0 || write(fd, text, sizeof text - 1) != (ssize_t)(sizeof text - 1) ||
+        close(fd) != 0) {
+        fail("cannot write the rules file", path, -1);
+        exit(1);
+    }
+    snprintf(policy, sizeof policy, "rules:%s", path);
+    if (check != NULL)
+        snprintf(saved, sizeof saved, "%s", check);
+    setenv("PAPCOLL_CHECK", "0", 1); /* the check is collective: every call would wait for the late rank */
+    rc = papcoll_init(MPI_COMM_WORLD, &o, &ctx);
+    if (check != NULL)
+        setenv("PAPCOLL_CHECK", saved, 1);
+    else
+        unsetenv("PAPCOLL_CHECK");
+    if (rc != 0 || papcoll_site_create(ctx, "edge", PAPCOLL_OP_GATHER, policy, &s) != 0) {
+        fail("setup failed", policy, -1);
+        exit(1);
+    }
+    for (it = 0; it < 6; it++) {
+        for (i = 0; i < n; i++)
+            buf[i] = g_rank * 100 + it + i;
+        papcoll_processing_start(s);
+        if (it == 3 && g_rank == P - 1)
+            sleep_ms(LATE_MS);
+        t0 = MPI_Wtime();
+        papcoll_edge(s, 0.5);
+        edge = MPI_Wtime() - t0;
+        papcoll_processing_end(s);
+        if (papcoll_gather(s, buf, n, MPI_INT, buf + n, n, MPI_INT, 0) != 0)
+            fail("gather failed", policy, it);
+        for (i = 0, bad = 0; g_rank == 0 && i < P * n; i++)
+            bad |= buf[n + i] != (i / n) * 100 + it + i % n;
+        if (bad)
+            fail("wrong result", policy, it);
+        if (it == 4 && g_rank > 0 && g_rank < P - 1 && edge > LATE_MS / 3e3)
+            fail("the edge waited for a rank a call behind", policy, it);
+    }
+    papcoll_site_free(&s);
+    papcoll_finalize(&ctx);
+    unlink(path);
+    free(buf);
+    if (g_rank == 0)
+        printf("mpi_policy: P=%d edge beside a rank a call behind: done\n", g_size);
+}
+
 int main(int argc, char **argv)
 {
     int provided, iters = 30, total[2], mine[2], m;
@@ -234,6 +301,8 @@ int main(int argc, char **argv)
     if (g_size > 1)
         partial_rules(argv[1]);
     sig_change();
+    if (g_size > 2)
+        edge_no_wait();
     for (m = 0; m < 2; m++)
         for (int p = 0; p < 3; p++)
             for (int k = 0; k < 3; k++)

@@ -295,9 +295,11 @@ int papcoll__preview(papcoll_site_t *site, const papcoll__sig_t *sig, papcoll__s
 {
     const papcoll__snap_t *snap;
     papcoll__pin_t in;
-    int seen, rc = prev_exchange(site, &snap, &seen);
+    int seen, rc;
 
-    if (rc != PAPCOLL_OK)
+    if (site->prev_xchg && !papcoll__exchange_done(site, site->calls - 1))
+        return 1; /* a rank still short of its previous edge must not hold this one's computation */
+    if ((rc = prev_exchange(site, &snap, &seen)) != PAPCOLL_OK)
         return rc;
     data_inputs(site, sig, NULL, snap, seen, &in);
     memcpy(site->preview, &site->policy, sizeof *site->preview);

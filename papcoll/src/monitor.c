@@ -427,6 +427,18 @@ int papcoll__wait_exchange(papcoll_site_t *site, int iter)
     return rc;
 }
 
+int papcoll__exchange_done(papcoll_site_t *site, int iter)
+{
+    int done;
+
+    if (!site->has_thread)
+        return 1;
+    pthread_mutex_lock(&site->lock);
+    done = site->done_iter >= iter;
+    pthread_mutex_unlock(&site->lock);
+    return done;
+}
+
 int papcoll__wait_bg(papcoll_site_t *site)
 {
     int rc;

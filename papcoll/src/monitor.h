@@ -39,18 +39,23 @@ void papcoll__request_clock(papcoll_site_t *site);
  * from pat, select, plan. */
 int papcoll__plan_inline(papcoll_site_t *site, const papcoll__planreq_t *req);
 /* The choice a data-dependent policy would make now for sig, from the
- * previous call's exchange (waited for), on a copy of the policy: the
- * edge's plan job plans it (call.c). */
+ * previous call's exchange, on a copy of the policy: the edge's plan job
+ * plans it (call.c).  PAPCOLL_OK with the choice in *sel; 1 when that
+ * exchange is not complete yet (nothing waited for: the call decides);
+ * or the exchange's error. */
 int papcoll__preview(papcoll_site_t *site, const papcoll__sig_t *sig, papcoll__selection_t *sel);
 /* Re-estimates the clock and, while tracing, hands the estimate to the
  * sink (collective over ctx->clock_comm; warns on failure). */
 void papcoll__resync(papcoll_ctx_t *ctx);
 /* Waits until the pending call's plan exists; returns the job's rc. */
 int papcoll__wait_plan(papcoll_site_t *site);
-/* Waits until the pending call's background part finished; returns its rc. */
 /* Waits until the job of call iter (an exchange) is done; its status, or
  * OK when a later job is done already. */
 int papcoll__wait_exchange(papcoll_site_t *site, int iter);
+/* Whether the job of call iter (an exchange) is done, without waiting
+ * (1 also without a monitor thread). */
+int papcoll__exchange_done(papcoll_site_t *site, int iter);
+/* Waits until the pending call's background part finished; returns its rc. */
 int papcoll__wait_bg(papcoll_site_t *site);
 /* Max - min of the finite values x[i * stride] (NaN: fewer than two);
  * *lo: the min (inf: none). */

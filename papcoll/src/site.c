@@ -377,7 +377,11 @@ int papcoll_processing_start(papcoll_site_t *site)
  * edge can make it already (papcoll__preview) and the job plans it and
  * starts its background part, as for a fixed policy.  The choice of a
  * stateless one (rules, auto) is kept for the call, which then does not
- * make it again on its critical path.
+ * make it again on its critical path.  The edge does not wait for that
+ * exchange: it completes when the last rank reaches its previous edge, and
+ * a rank that far behind would hold this rank's computation.  Without it
+ * the edge queues the job as a call without an edge would, and the call
+ * decides.
  */
 int papcoll_edge(papcoll_site_t *site, double fraction)
 {

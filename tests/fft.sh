@@ -30,6 +30,9 @@ expect_error "unknown algorithm" "\\(mpi lin ls .*got 'foo'" 0 --n 4096 --algo f
 expect_error "unknown kernel" "own or fftw" 0 --kernel cuda
 expect_error "bad noise" "uniform:MS" 0 --noise gauss
 expect_error "slow rank out of range" "R must be a rank" 0 --noise slow-rank:1,2
+expect_error "delay beyond an hour" "uniform:MS: expected milliseconds in \\[0, 3600000\\]" 0 --noise uniform:1e300
+expect_error "slow factor too large" "FACTOR must be a number in \\[1, 10000\\]" 0 --noise slow-rank:0,1e300
+expect_error "configuration file a directory" "is not a regular file" 0 --config "$TMP"
 expect_error "unreadable trace" "cannot read trace file" 0 --noise trace:"$TMP/missing.txt"
 expect_error "unknown option" "unknown option" 0 --size 4096
 expect_error "bad iterations" "iters" 0 --iters 0

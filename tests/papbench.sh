@@ -41,6 +41,14 @@ expect_error "sum of bytes" "not defined on --type byte" 0 --op reduce --type by
 expect_error "allreduce with a root" "allreduce has no root" 2 --op allreduce --root 1
 expect_error "relative delay without calibration" "needs --calibrate" 0 --maxdelay 2x --calibrate 0
 expect_error "unknown finished wait" "--finished: expected mpi or sleep, got 'spin'" 0 --finished spin
+expect_error "blocks of nothing" "leave every one of the 2 ranks an empty block" 2 --op gather --size 1
+expect_error "delay beyond an hour" "--maxdelay: expected at most 3600000 milliseconds" 0 --maxdelay 1e300
+expect_error "computation beyond an hour" "--base-ms: expected at most 3600000 milliseconds" 0 --base-ms 1e300
+expect_error "configuration file a directory" "--config: '$TMP'" 0 --config "$TMP"
+expect_error "unknown policy file" "papcoll_site_create\\(rules:$TMP/none\\)" 0 --algos lin,rules:"$TMP/none"
+printf '0 1e300\n' >"$TMP/huge.pat"
+expect_error "replayed delay beyond an hour" "line 1: expected seconds in \\[0, 3600\\], got '1e300'" 2 \
+    --pattern replay:"$TMP/huge.pat"
 
 # --- the configuration every rank parsed must be the same; a rank that cannot read a file says so ---
 expect_split_error "configurations that differ" "the configuration differs between ranks: rank 1's is not rank 0's" \

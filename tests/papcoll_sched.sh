@@ -156,6 +156,11 @@ fi
 [[ $(grep -cE '^ +(4|8) +(uniform|skewed) +2 .* 2/2$' "$TMP/bench") -eq 4 ]] || fail "--bench table: $(cat "$TMP/bench")"
 [[ $(grep -cE '^(uniform|skewed|balanced) +2 .* 2/2$' "$TMP/bench") -eq 3 ]] || fail "--bench P=128 table"
 grep -q '^bench: P=N=8 skewed: 2 instances' "$TMP/bench.err" || fail "--bench progress lines missing"
+# An unwritable --json fails before the benchmark runs: no table on stdout.
+"$PS" --bench --max-p 8 --instances 2 --json "$TMP/no/such/dir.json" >"$TMP/bench" 2>"$TMP/bench.err"
+rc=$?
+[[ $rc -eq 1 && ! -s $TMP/bench ]] && grep -q "^papcoll-sched: --json: cannot write" "$TMP/bench.err" ||
+    fail "--bench with an unwritable --json: exit $rc, $(wc -l <"$TMP/bench") stdout lines: $(head -c 200 "$TMP/bench.err")"
 
 [[ $failed -eq 0 ]] && echo "papcoll_sched: all cases passed"
 exit $((failed > 0))

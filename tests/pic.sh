@@ -38,6 +38,11 @@ expect_error "bad frames" "on or off" 0 --frames maybe
 expect_error "snapshots need --out" "needs --out" 0 --snapshot-every 5
 expect_error "bad gather algorithm" "gather algorithm \\(mpi " 0 --gather-algo foo
 expect_error "unknown option" "unknown option" 0 --size 4
+expect_error "field message beyond 2^31 bytes" "exceeds the 2\\^31 - 1 bytes of an MPI message" 2 --grid 16384x16384
+expect_error "particles beyond the node's memory" "particles need about .* GiB on a node" 2 --particles 1099511627776
+expect_error "unknown compositing policy without frames" "--composite-algo 'foo:bar'" 2 \
+    --composite-algo foo:bar --frame-every 0 --steps 1
+expect_error "configuration file a directory" "is not a regular file" 0 --config "$TMP"
 printf '[pic]\nsize = 4\n' >"$TMP/bad.ini"
 expect_error "unknown INI key" "line 2: unknown key 'size'" 0 --config "$TMP/bad.ini"
 expect_split_error "configurations that differ" "the configuration differs between ranks" --steps 2 -- --steps 3

@@ -3,7 +3,9 @@
 # table and a CSV with every algorithm of every point; a run that fails must
 # be reported while the others go on, with exit status 1; dry runs of the
 # paper experiments (Table 5 at the paper's conditions, the node sweeps)
-# must plan the right runs and write nothing.
+# must plan the right runs and write nothing; an unwritable --out is one
+# error line.  Then the other jobs/ scripts: --help exits 0, an unknown
+# option 2.
 # Exit 0 pass, 1 fail, 77 skip (no python3 or mpirun).  About 12 s.
 set -uo pipefail
 
@@ -118,6 +120,19 @@ out=$("$REPRO" scaling-gather --set "sweep.nodes=4 x" --dry-run 2>&1) && fail "n
 [[ ! -e $TMP/dry ]] || fail "a dry run wrote $TMP/dry"
 out=$("$REPRO" smoke --set experiment.nodes=0 --dry-run 2>&1) && fail "nodes = 0 accepted"
 [[ $out == "reproduce: "*"nodes must be an integer >= 1"* ]] || fail "bad nodes: unexpected error '$out'"
+: >"$TMP/file"
+out=$("$REPRO" smoke --rig local --out "$TMP/file/out" 2>&1) && fail "an output directory inside a file accepted"
+[[ $(grep -c '' <<<"$out") == 2 && $out == *$'\n'"reproduce: cannot write the output directory $TMP/file/out: Not a directory" ]] ||
+    fail "unwritable --out: unexpected output '$out'"
+# Every jobs/ script answers --help with exit 0 and rejects an unknown option with exit 2.
+for j in deps main-job results-table rules-table rootport-model pmpi-overhead; do
+    "$ROOT/jobs/$j" --help >/dev/null 2>&1 || fail "jobs/$j --help: exit $?"
+done
+for j in deps main-job rootport-model; do
+    "$ROOT/jobs/$j" --frob >/dev/null 2>&1
+    rc=$?
+    [[ $rc == 2 ]] || fail "jobs/$j --frob: exit $rc, expected 2"
+done
 
 echo "PASS: reproduce: smoke table (4 points x 4 algorithms) and CSV; a failed run reported, exit 1," \
     "the others done; dry runs plan 35, 35, 70 and 24 runs and the 4..48-node sweeps"

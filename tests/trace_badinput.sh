@@ -3,7 +3,8 @@
 # on stderr and a non-zero exit status, never a crash or a hang.  Cases:
 # bad command lines (exit 2); a missing file, a directory, a text file, an
 # HDF5 file of another format and one of a newer schema version (made with
-# h5py when python3 has it), an unknown call site (exit 1); the trace cut at
+# h5py when python3 has it), an unknown call site, a --skip beyond every
+# call (exit 1); the trace cut at
 # 31 offsets and with bytes overwritten at 12 places (exit 0 allowed there
 # only for damage HDF5 cannot see: raw data carries no checksum).
 set -uo pipefail
@@ -63,6 +64,8 @@ expect 1 "not an HDF5 file" "$PT" csv "$TMP/text.csv"
 expect 1 "not an HDF5 file" "$PT" dump "$TMP/empty.h5"
 expect 1 "no call site 'nope'.*sites: alpha" "$PT" csv "$TMP/good.h5" --site nope
 expect 1 "choose one with --site" "$PT" pat "$TMP/good.h5"
+expect 1 "--skip 1000000 leaves none of the [0-9]+ calls of site 'alpha'" "$PT" pat "$TMP/good.h5" --site alpha --skip 1000000
+expect 1 "--skip 1000000 leaves no call of any site" "$PT" stats "$TMP/good.h5" --skip 1000000
 # The OS python3 (/usr/bin) has the Debian h5py; another python3 may be first on PATH.
 PY=
 for p in /usr/bin/python3 python3; do

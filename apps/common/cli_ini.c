@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 typedef struct {
     const char *section;
@@ -93,6 +94,21 @@ static int on_key(void *user, const char *section, const char *key, const char *
     return store(l, i, value);
 }
 
+/* ini_parse on a regular file only (fopen opens a directory, and inih
+ * then reads it as an empty file): -1 cannot open, -3 not a regular file. */
+static int parse_regular(const char *path, load_t *l)
+{
+    struct stat st;
+    FILE *f = fopen(path, "r");
+    int rc;
+
+    if (f == NULL)
+        return -1;
+    rc = fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) ? -3 : ini_parse_file(f, on_key, l);
+    fclose(f);
+    return rc;
+}
+
 int cli_ini_load(const char *path, const char *section, const char *const *other, const char *const *refused,
                  cli_option_t *opts, int nopts, cli_ini_t *ini, char *err, size_t errlen)
 {
@@ -106,9 +122,11 @@ int cli_ini_load(const char *path, const char *section, const char *const *other
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    rc = ini_parse(path, on_key, &l);
+    rc = parse_regular(path, &l);
     if (rc == -1)
         snprintf(err, errlen, "cannot read '%s'", path);
+    else if (rc == -3)
+        snprintf(err, errlen, "'%s' is not a regular file", path);
     else if (rc == -2)
         snprintf(err, errlen, "out of memory reading '%s'", path);
     else if (rc > 0)

@@ -34,10 +34,11 @@ static int parse_row(char *p, double *row, int nprocs, const where_t *w)
             break;
         errno = 0;
         v = strtod(p, &end);
-        if (end == p || errno != 0 || !isfinite(v) || v < 0 ||
+        if (end == p || errno != 0 || !isfinite(v) || v < 0 || v > PATFILE_MAX_S ||
             (*end != '\0' && !isspace((unsigned char)*end))) {
-            snprintf(w->err, w->errlen, "%s '%s' line %ld: expected non-negative seconds, got '%.20s'",
-                     w->what, w->path, w->lineno, p);
+            snprintf(w->err, w->errlen, "%s '%s' line %ld: expected seconds in [0, %g], got '%.*s'", w->what,
+                     w->path, w->lineno, PATFILE_MAX_S, end > p ? (int)(end - p) : (int)strcspn(p, " \t\r\n"),
+                     p);
             return -1;
         }
         if (n < nprocs)

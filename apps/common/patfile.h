@@ -4,7 +4,7 @@
  * injects (--noise trace:FILE), and that paptrace pat writes.
  *
  * Format: one line per iteration with exactly P whitespace-separated
- * non-negative numbers (seconds), the delay of each rank; blank lines and
+ * numbers of seconds in [0, PATFILE_MAX_S], the delay of each rank; blank lines and
  * lines starting with '#' are skipped.  Pure (no MPI, no printing): every
  * rank reads the file, and the program agrees on who reports an error.
  */
@@ -13,6 +13,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+/* The longest delay a file may give: one hour. */
+#define PATFILE_MAX_S 3600.0
 
 typedef struct {
     int nprocs;

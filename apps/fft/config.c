@@ -222,7 +222,7 @@ void fft_config_usage(void)
     printf("\nnoise (--noise SPEC; extra delays, split half before and half after the PAT edge):\n"
            "  none             no injection (default): the FFT's own imbalance\n"
            "  uniform:MS       each rank sleeps U(0, MS) ms per iteration (same draws on all ranks)\n"
-           "  slow-rank:R,F    rank R computes F times as long (F >= 1)\n"
+           "  slow-rank:R,F    rank R computes F times as long (1 <= F <= 10000)\n"
            "  trace:FILE       line k (cycled): P delays in seconds for iteration k; '#' comments\n");
     printf("\ngather algorithms (--algo):\n");
     for (i = 0; i < n; i++)

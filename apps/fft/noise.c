@@ -18,8 +18,8 @@ static int parse_uniform(const char *arg, fft_noise_t *nz, char *err, size_t err
 {
     double ms;
 
-    if (cli_parse_double(arg, &ms) != 0 || ms < 0) {
-        snprintf(err, errlen, "uniform:MS: expected a non-negative number of milliseconds, got '%s'", arg);
+    if (cli_parse_double(arg, &ms) != 0 || ms < 0 || ms > 3.6e6) {
+        snprintf(err, errlen, "uniform:MS: expected milliseconds in [0, 3600000], got '%s'", arg);
         return -1;
     }
     nz->kind = NOISE_UNIFORM;
@@ -44,8 +44,9 @@ static int parse_slow(const char *arg, fft_noise_t *nz, char *err, size_t errlen
                  rank);
         return -1;
     }
-    if (cli_parse_double(comma + 1, &nz->factor) != 0 || nz->factor < 1.0) {
-        snprintf(err, errlen, "slow-rank:R,FACTOR: FACTOR must be a number >= 1, got '%s'", comma + 1);
+    if (cli_parse_double(comma + 1, &nz->factor) != 0 || nz->factor < 1.0 || nz->factor > 1e4) {
+        snprintf(err, errlen, "slow-rank:R,FACTOR: FACTOR must be a number in [1, 10000], got '%s'",
+                 comma + 1);
         return -1;
     }
     nz->kind = NOISE_SLOW_RANK;

@@ -88,9 +88,17 @@ static const cli_option_t option_table[O_COUNT] = {
 static const cli_spec_t spec = {"papbench", option_table, O_COUNT, -1, O_HELP, NULL, NULL};
 
 /* An optional non-negative number of milliseconds. */
+/* Longest emulated computation or delay per iteration: one hour.  Beyond,
+ * a deadline would leave the range of the sleep's time_t. */
+#define MS_MAX 3.6e6
+
 static int opt_ms(const bench_config_t *cfg, int i, double *out, char *err, size_t errlen)
 {
-    return cli_opts_nonneg(&cfg->opts, i, "a non-negative number of milliseconds", out, err, errlen);
+    int rc = cli_opts_nonneg(&cfg->opts, i, "a non-negative number of milliseconds", out, err, errlen);
+
+    if (rc == CLI_OK && *out > MS_MAX)
+        return cli_opts_fail(&cfg->opts, i, "at most 3600000 milliseconds (one hour)", err, errlen);
+    return rc;
 }
 
 static int parse_op(bench_config_t *cfg, char *err, size_t errlen)
@@ -217,6 +225,12 @@ static int parse_size(bench_config_t *cfg, char *err, size_t errlen)
     if (v != NULL && cli_parse_count(v, &cfg->size) != 0)
         return cli_opts_fail(&cfg->opts, O_SIZE, "a positive number with optional K/M suffix", err, errlen);
     cfg->count = blocks ? cfg->size / cfg->nprocs : cfg->size;
+    if (cfg->count == 0) {
+        snprintf(err, errlen,
+                 "--size: %lld elements leave every one of the %d ranks an empty block; give at least %d",
+                 cfg->size, cfg->nprocs, cfg->nprocs);
+        return CLI_ERROR;
+    }
     if (cfg->count > INT_MAX) {
         snprintf(err, errlen, "--size: %lld elements per rank exceed the MPI count limit %d", cfg->count,
                  INT_MAX);
@@ -278,9 +292,11 @@ static int parse_maxdelay(bench_config_t *cfg, char *err, size_t errlen)
         return opt_ms(cfg, O_MAXDELAY, &cfg->maxdelay_ms, err, errlen);
     snprintf(factor, sizeof factor, "%.*s", (int)(len - 1), v);
     if (len - 1 >= sizeof factor || cli_parse_double(factor, &cfg->maxdelay_rel) != 0 ||
-        cfg->maxdelay_rel < 0)
-        return cli_opts_fail(&cfg->opts, O_MAXDELAY,
-                             "milliseconds, or a factor F >= 0 of the balanced run time as Fx", err, errlen);
+        cfg->maxdelay_rel < 0 || cfg->maxdelay_rel > 1e4)
+        return cli_opts_fail(
+            &cfg->opts, O_MAXDELAY,
+            "milliseconds (at most 3600000), or a factor 0 <= F <= 10000 of the balanced run time as Fx", err,
+            errlen);
     /* The pattern's delays come in units of 1 ms, scaled once the balanced run time is known. */
     cfg->maxdelay_ms = 1.0;
     if (cfg->opts.opt[O_CALIBRATE].value == NULL)

@@ -110,7 +110,7 @@ static int start_papcoll(bench_t *b)
         if (rc != PAPCOLL_OK) {
             fprintf(stderr, "papbench: rank %d: papcoll_site_create(%s): %s\n", b->rank, algo,
                     papcoll_strerror(rc));
-            return APP_FAILED;
+            return app_papcoll_status(rc); /* a bad name or policy is a usage error */
         }
     }
     return APP_OK;

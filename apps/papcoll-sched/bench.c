@@ -210,16 +210,13 @@ static void json_cells(json_t *j, const char *key, const cell_t *c, int n, int w
     json_end(j);
 }
 
-static int write_json(const sched_config_t *cfg, const cell_t *cells, int ncells, const cell_t *point)
+/* Writes the results to f, opened before the benchmark, and closes it. */
+static int write_json(const sched_config_t *cfg, FILE *f, const cell_t *cells, int ncells,
+                      const cell_t *point)
 {
-    FILE *f = fopen(cfg->json, "w");
     json_t j;
     int rc;
 
-    if (f == NULL) {
-        fprintf(stderr, "papcoll-sched: --json: cannot write '%s'\n", cfg->json);
-        return -1;
-    }
     json_open(&j, f);
     json_begin_object(&j, NULL);
     json_uint(&j, "seed", cfg->seed);
@@ -235,11 +232,18 @@ int run_bench(const sched_config_t *cfg)
 {
     const int K = cfg->instances, maxp = cfg->max_p > POINT_P ? cfg->max_p : POINT_P;
     cell_t cells[2 * 12], point[NSETUP];
-    double *buf = malloc(((size_t)3 * K + maxp) * sizeof(*buf));
+    double *buf;
     int P, n = 0, i, status = STATUS_OK;
+    FILE *jf = NULL;
 
-    if (buf == NULL) {
+    if (cfg->json != NULL && (jf = fopen(cfg->json, "w")) == NULL) { /* before the long part */
+        fprintf(stderr, "papcoll-sched: --json: cannot write '%s'\n", cfg->json);
+        return STATUS_FAIL;
+    }
+    if ((buf = malloc(((size_t)3 * K + maxp) * sizeof(*buf))) == NULL) {
         fprintf(stderr, "papcoll-sched: out of memory\n");
+        if (jf != NULL)
+            fclose(jf);
         return STATUS_FAIL;
     }
     print_header(cfg);
@@ -263,8 +267,10 @@ int run_bench(const sched_config_t *cfg)
         status = status == STATUS_OK && point[i].valid < K ? STATUS_INVALID : status;
     }
     print_goals(cells, n, point);
-    if (cfg->json != NULL && write_json(cfg, cells, n, point) != 0)
+    if (jf != NULL && write_json(cfg, jf, cells, n, point) != 0) {
+        fprintf(stderr, "papcoll-sched: --json: writing '%s' failed\n", cfg->json);
         status = STATUS_FAIL;
+    }
     free(buf);
     return status;
 }

@@ -262,6 +262,8 @@ static int site_stats(FILE *out, const paptrace_file_t *f, const paptrace_site_t
     } else {
         fprintf(out, "  decisions: not recorded (schema %d file)\n", f->schema_version);
     }
+    if (o->skip >= s->niters && s->niters > 0)
+        fprintf(out, "  no statistics: --skip %ld leaves none of its calls\n", o->skip);
     for (algo = 0; algo < nalgo; algo++) {
         for (count = 0, k = o->skip > 0 ? o->skip : 0; k < s->niters; k++)
             count += s->iters[k].algo == algo;
@@ -283,6 +285,13 @@ int pt_cmd_stats(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char *
 
     if (pt_select_sites(f, o, &list, &n, err, errlen) != 0)
         return -1;
+    for (j = 0; o->skip > 0 && j < n && o->skip >= list[j]->niters; j++)
+        ;
+    if (o->skip > 0 && n > 0 && j == n) {
+        snprintf(err, errlen, "--skip %ld leaves no call of any site selected", o->skip);
+        free(list);
+        return -1;
+    }
     pt_model(f, o, &m);
     fprintf(out, "model: alpha %.3g s, beta %.3g s/B, credit %.3g s (%s), gamma %.3g s/B; t(pi) %s\n",
             m.lb.alpha, m.lb.beta, m.lb.credit, m.source, m.lb.gamma,

@@ -212,7 +212,7 @@ int main(int argc, char **argv)
     const command_t *cmd;
     paptrace_file_t *f = NULL;
     pt_opts_t opts;
-    int rc;
+    int rc, i;
 
     /* Prolog: command, file, options. */
     paptrace_reader_only();
@@ -221,8 +221,10 @@ int main(int argc, char **argv)
         return argc < 2 ? 2 : 0;
     }
     if ((cmd = find_command(argv[1])) == NULL) {
-        fprintf(stderr, "paptrace: unknown command '%s' (info, dump, csv, chrome, stats, pat; see --help)\n",
-                argv[1]);
+        fprintf(stderr, "paptrace: unknown command '%s' (", argv[1]);
+        for (i = 0; i < NCOMMANDS; i++)
+            fprintf(stderr, "%s%s", i ? ", " : "", commands[i].name);
+        fprintf(stderr, "; see --help)\n");
         return 2;
     }
     if (cmd->run == NULL) { /* synth: no trace to read */

@@ -53,6 +53,11 @@ int pt_cmd_pat(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char *er
 
     if (s == NULL)
         return -1;
+    if (o->skip >= s->niters && s->niters > 0) {
+        snprintf(err, errlen, "--skip %ld leaves none of the %ld calls of site '%s'", o->skip, s->niters,
+                 s->name);
+        return -1;
+    }
     fprintf(out, "# paptrace pat: site '%s' of %s (%d ranks), %ld calls%s; delays in seconds from each call's "
                  "earliest arrival\n",
             s->name, f->program, s->nranks, s->niters, o->skip > 0 ? " (first ones skipped by --skip)" : "");

@@ -3,11 +3,13 @@
  */
 #include "config.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "field.h"
 #include "icet.h"
 #include "output.h"
 #include "papcoll.h"
@@ -95,6 +97,7 @@ static int parse_problem(pic_config_t *cfg, char *err, size_t errlen)
     const pic_problem_info_t *in;
     int k = o[O_PROBLEM].value != NULL ? pic_problem_find(o[O_PROBLEM].value) : PIC_TWO_STREAM;
     long long n;
+    double block;
 
     if (k < 0)
         return cli_opts_fail(&cfg->opts, O_PROBLEM, "two-stream, landau or beam", err, errlen);
@@ -120,6 +123,17 @@ static int parse_problem(pic_config_t *cfg, char *err, size_t errlen)
     if (cfg->nx % cfg->nprocs != 0) {
         snprintf(err, errlen, "grid %dx%d on %d processes: NX must be a multiple of P (slabs of whole columns)",
                  cfg->nx, cfg->ny, cfg->nprocs);
+        return CLI_ERROR;
+    }
+    /* Between processes a rank's field block (two components per node), and
+     * a binomial scatter's first message, half of them, must fit an MPI
+     * message (papcoll's are at most 2^31 - 1 bytes). */
+    block = (2.0 * (cfg->nx / cfg->nprocs + 1) * cfg->ny + SX_FIELDS) * sizeof(double);
+    if (cfg->nprocs > 1 && block * ((cfg->nprocs + 1) / 2) > INT_MAX) {
+        snprintf(err, errlen,
+                 "grid %dx%d on %d processes: a field message of %.0f bytes exceeds the 2^31 - 1 bytes "
+                 "of an MPI message; use a smaller grid or more processes",
+                 cfg->nx, cfg->ny, cfg->nprocs, block * ((cfg->nprocs + 1) / 2));
         return CLI_ERROR;
     }
     if (o[O_DT].value != NULL && (cli_parse_double(o[O_DT].value, &cfg->dt) != 0 || !(cfg->dt > 0.0) ||

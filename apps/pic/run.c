@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pic.h"
 #include "timer.h"
@@ -43,6 +44,38 @@ static int make_out_dirs(const pic_t *f)
         status = app_mkdir(f->app, path);
     }
     return status;
+}
+
+/* The particles this node's ranks keep, about N / P each, must fit its
+ * memory.  Every rank walks all N to load its own (the quiet starts index
+ * the whole set), so a count far beyond the memory would run for long and
+ * then fail.  A necessary condition only: the beam gathers up to about 3
+ * times the mean on the slabs its cloud crosses (docs/pic.md). */
+static int check_memory(const pic_t *f)
+{
+    double have = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE), need;
+    MPI_Comm node;
+    int local = 1;
+
+    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, f->rank, MPI_INFO_NULL, &node) ==
+        MPI_SUCCESS) {
+        MPI_Comm_size(node, &local);
+        MPI_Comm_free(&node);
+    }
+    need = (double)f->pb.n_total / f->nprocs * (double)sizeof(pic_particle_t) * local;
+    if (have > 0 && need > have) {
+        if (f->rank == 0)
+            fprintf(stderr,
+                    "pic: %lld particles need about %.1f GiB on a node of %d ranks (%zu bytes each, N/P per "
+                    "rank), "
+                    "the node has %.1f GiB; use fewer particles or more nodes\n",
+                    f->pb.n_total, need / 1073741824.0, local, sizeof(pic_particle_t), have / 1073741824.0);
+        return APP_USAGE;
+    }
+    if (f->rank == 0 && !f->cfg->quiet)
+        fprintf(stderr, "pic: loading %lld particles (every rank walks all of them and keeps about %lld)\n",
+                f->pb.n_total, f->pb.n_total / f->nprocs);
+    return APP_OK;
 }
 
 /* Particles, field blocks, the root's solver and diagnostics, records. */
@@ -151,8 +184,11 @@ static int start_papcoll(pic_t *f)
     if (rc == PAPCOLL_OK && (what = "field scatter site") != NULL)
         rc = app_site(f->app, "pic-field", PAPCOLL_OP_SCATTER, c->scatter_algo, &f->scatter);
     /* The compositing reduction, unless IceT composites. */
-    if (rc == PAPCOLL_OK && c->frame_every > 0 && c->icet < 0 && (what = "--composite-algo") != NULL)
+    if (rc == PAPCOLL_OK && c->icet < 0 && (c->frame_every > 0 || c->composite_algo != NULL) &&
+        (what = "--composite-algo") != NULL)
         rc = app_site(f->app, "pic-image", PAPCOLL_OP_REDUCE, c->composite_algo, &f->image);
+    if (rc == PAPCOLL_OK && c->frame_every <= 0) /* no frames: the site only checked --composite-algo */
+        papcoll_site_free(&f->image);
     if (rc == PAPCOLL_OK && f->image != NULL && c->sparse && (what = "the compositing's identity") != NULL) {
         pic_zpixel_t zbg;
         pic_opixel_t obg;
@@ -187,6 +223,8 @@ int pic_setup(pic_t *f, app_t *app, const pic_config_t *cfg)
     pic_problem_init(&f->pb, cfg->problem, cfg->ny, cfg->particles);
     pic_grid_init(&f->grid, cfg->nx, cfg->ny, f->pb.lx, f->pb.ly, f->nprocs, f->rank);
     status = app_agree(make_out_dirs(f));
+    if (status == APP_OK)
+        status = app_agree(check_memory(f));
     if (status == APP_OK)
         status = app_agree(alloc_state(f));
     if (status == APP_OK)

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -296,6 +297,21 @@ static int read_switches(papcoll_ctx_t *ctx, const papcoll_options_t *o, const c
     return PAPCOLL_OK;
 }
 
+/* ini_parse on a regular file only (fopen opens a directory, and inih
+ * then reads it as an empty file): -1 cannot open, -3 not a regular file. */
+static int parse_config(const char *path, config_t *cfg)
+{
+    struct stat st;
+    FILE *f = fopen(path, "r");
+    int rc;
+
+    if (f == NULL)
+        return -1;
+    rc = fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) ? -3 : ini_parse_file(f, on_ini, cfg);
+    fclose(f);
+    return rc;
+}
+
 /* Options: argument > environment > config file > default. */
 static int read_options(papcoll_ctx_t *ctx, const papcoll_options_t *o)
 {
@@ -305,10 +321,12 @@ static int read_options(papcoll_ctx_t *ctx, const papcoll_options_t *o)
     int rc, op;
 
     memset(&cfg, 0, sizeof(cfg));
-    if (file != NULL && (rc = ini_parse(file, on_ini, &cfg)) != 0) {
+    if (file != NULL && (rc = parse_config(file, &cfg)) != 0) {
         if (ctx->rank == 0 && !o->quiet)
             fprintf(stderr, "papcoll: %s: %s\n", file,
-                    rc < 0 ? "cannot open" : "parse error or unknown key in [papcoll]");
+                    rc == -1   ? "cannot open"
+                    : rc == -3 ? "not a regular file"
+                               : "parse error or unknown key in [papcoll]");
         return PAPCOLL_ERR_CONFIG;
     }
     pred = first_of(o->predictor, getenv("PAPCOLL_PREDICTOR"), cfg.predictor, "edge");

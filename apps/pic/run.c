@@ -66,8 +66,7 @@ static int check_memory(const pic_t *f)
     if (have > 0 && need > have) {
         if (f->rank == 0)
             fprintf(stderr,
-                    "pic: %lld particles need about %.1f GiB on a node of %d ranks (%zu bytes each, N/P per "
-                    "rank), "
+                    "pic: %lld particles need about %.1f GiB on a node of %d ranks (N/P of %zu bytes each), "
                     "the node has %.1f GiB; use fewer particles or more nodes\n",
                     f->pb.n_total, need / 1073741824.0, local, sizeof(pic_particle_t), have / 1073741824.0);
         return APP_USAGE;
@@ -187,7 +186,8 @@ static int start_papcoll(pic_t *f)
     if (rc == PAPCOLL_OK && c->icet < 0 && (c->frame_every > 0 || c->composite_algo != NULL) &&
         (what = "--composite-algo") != NULL)
         rc = app_site(f->app, "pic-image", PAPCOLL_OP_REDUCE, c->composite_algo, &f->image);
-    if (rc == PAPCOLL_OK && c->frame_every <= 0) /* no frames: the site only checked --composite-algo */
+    if (rc == PAPCOLL_OK && c->frame_every <= 0 &&
+        f->image != NULL) /* no frames: it only checked the policy */
         papcoll_site_free(&f->image);
     if (rc == PAPCOLL_OK && f->image != NULL && c->sparse && (what = "the compositing's identity") != NULL) {
         pic_zpixel_t zbg;

@@ -283,7 +283,10 @@ int papcoll_site_set_algo(papcoll_site_t *site, const char *policy);
  * and ends.  The edge wakes the monitor thread, which estimates this rank's
  * arrival as start + elapsed / fraction, exchanges the estimates with all
  * ranks, predicts the arrival pattern, builds the plan and starts the
- * background part of B* algorithms.  Skipping the edge is allowed: the
+ * background part of B* algorithms.  The edge does not wait for other
+ * ranks: where a rules or auto site's choice needs the previous call's
+ * exchange and a late rank has not completed it yet, the call makes the
+ * choice instead (docs/policies.md).  Skipping the edge is allowed: the
  * collective then triggers the exchange itself and history predictors are used.
  */
 int papcoll_processing_start(papcoll_site_t *site);

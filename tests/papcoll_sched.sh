@@ -5,7 +5,8 @@
 # rounds = last round + 1) checked here with awk, independently of the C
 # checker; reference and fast print the same transfers; --pat-file reads what
 # --pat reads; --procs alone is the balanced PAT; every rejected input exits 2
-# with one line naming the problem; a tiny --bench.  About 2 s.
+# with one line naming the problem; a tiny --bench; progress lines for a
+# large schedule (P = N = 2048).  About 5 s.
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 PS=$OUTDIR/bin/papcoll-sched
@@ -156,6 +157,13 @@ fi
 [[ $(grep -cE '^ +(4|8) +(uniform|skewed) +2 .* 2/2$' "$TMP/bench") -eq 4 ]] || fail "--bench table: $(cat "$TMP/bench")"
 [[ $(grep -cE '^(uniform|skewed|balanced) +2 .* 2/2$' "$TMP/bench") -eq 3 ]] || fail "--bench P=128 table"
 grep -q '^bench: P=N=8 skewed: 2 instances' "$TMP/bench.err" || fail "--bench progress lines missing"
+# A schedule of 2^22 cells or more says on stderr that it is being made, and when it was.
+"$PS" --procs 2048 --segments 2048 >/dev/null 2>"$TMP/long.err" || fail "P = N = 2048 exited $?"
+grep -q '^papcoll-sched: generating the fast schedule for P = 2048, N = 2048$' "$TMP/long.err" &&
+    grep -qE '^papcoll-sched: generated in [0-9.]+ s \(2058 rounds\); checking and printing$' "$TMP/long.err" ||
+    fail "P = N = 2048: no progress lines: $(head -c 200 "$TMP/long.err")"
+"$PS" --procs 64 --segments 64 >/dev/null 2>"$TMP/short.err"
+[[ ! -s $TMP/short.err ]] || fail "P = N = 64 wrote to stderr: $(head -c 200 "$TMP/short.err")"
 # An unwritable --json fails before the benchmark runs: no table on stdout.
 "$PS" --bench --max-p 8 --instances 2 --json "$TMP/no/such/dir.json" >"$TMP/bench" 2>"$TMP/bench.err"
 rc=$?

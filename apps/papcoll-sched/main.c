@@ -12,19 +12,31 @@
 #include "config.h"
 #include "papcoll.h"
 #include "sched_app.h"
+#include "timer.h"
+
+/* From P x N cells on, generating and checking a schedule takes seconds
+ * (P = N = 4096: about 15 s fast, 20 s reference): say so on stderr. */
+#define LONG_CELLS (1L << 22)
 
 /* Generates, validates and prints one schedule; a STATUS_*. */
 static int run_one(const sched_config_t *cfg)
 {
     papcoll__cv_sched_t s;
     char why[256];
-    int rc, status = STATUS_OK;
+    int rc, status = STATUS_OK, say = (long)cfg->P * cfg->N >= LONG_CELLS;
+    double t0 = timer_now();
 
+    if (say)
+        fprintf(stderr, "papcoll-sched: generating the %s schedule for P = %d, N = %d\n",
+                papcoll__cv_impl_name(cfg->impl), cfg->P, cfg->N);
     rc = papcoll__cv_generate(cfg->impl, cfg->P, cfg->N, cfg->d, cfg->root, cfg->pat, &s);
     if (rc != 0) {
         fprintf(stderr, "papcoll-sched: generation failed: %s\n", papcoll_strerror(rc));
         return STATUS_FAIL;
     }
+    if (say)
+        fprintf(stderr, "papcoll-sched: generated in %.1f s (%d rounds); checking and printing\n",
+                timer_now() - t0, s.rounds);
     if (cfg->elide && papcoll__cv_check(&s, cfg->pat, why, sizeof why) == 0 && papcoll__cv_elide(&s) != 0) {
         fprintf(stderr, "papcoll-sched: elision failed: out of memory\n");
         papcoll__cv_free(&s);

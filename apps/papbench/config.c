@@ -88,8 +88,9 @@ static const cli_option_t option_table[O_COUNT] = {
 static const cli_spec_t spec = {"papbench", option_table, O_COUNT, -1, O_HELP, NULL, NULL};
 
 /* An optional non-negative number of milliseconds. */
-/* Longest emulated computation or delay per iteration: one hour.  Beyond,
- * a deadline would leave the range of the sleep's time_t. */
+/* Longest emulated computation or delay per iteration: one hour.  Far
+ * larger values are typing errors, and beyond time_t's range the sleep's
+ * conversion is undefined (1e300 ran without sleeping). */
 #define MS_MAX 3.6e6
 
 static int opt_ms(const bench_config_t *cfg, int i, double *out, char *err, size_t errlen)

@@ -277,6 +277,17 @@ static int site_stats(FILE *out, const paptrace_file_t *f, const paptrace_site_t
     return 0;
 }
 
+/* Whether --skip leaves out every call of every site of list. */
+static int skip_leaves_nothing(const paptrace_site_t **list, int n, long skip)
+{
+    int j;
+
+    for (j = 0; j < n; j++)
+        if (skip < list[j]->niters)
+            return 0;
+    return skip > 0 && n > 0;
+}
+
 int pt_cmd_stats(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char *err, size_t errlen)
 {
     const paptrace_site_t **list;
@@ -285,9 +296,7 @@ int pt_cmd_stats(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char *
 
     if (pt_select_sites(f, o, &list, &n, err, errlen) != 0)
         return -1;
-    for (j = 0; o->skip > 0 && j < n && o->skip >= list[j]->niters; j++)
-        ;
-    if (o->skip > 0 && n > 0 && j == n) {
+    if (skip_leaves_nothing(list, n, o->skip)) {
         snprintf(err, errlen, "--skip %ld leaves no call of any site selected", o->skip);
         free(list);
         return -1;

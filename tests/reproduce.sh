@@ -125,10 +125,12 @@ out=$("$REPRO" smoke --rig local --out "$TMP/file/out" 2>&1) && fail "an output 
 [[ $(grep -c '' <<<"$out") == 2 && $out == *$'\n'"reproduce: cannot write the output directory $TMP/file/out: Not a directory" ]] ||
     fail "unwritable --out: unexpected output '$out'"
 # Every jobs/ script answers --help with exit 0 and rejects an unknown option with exit 2.
-for j in deps main-job results-table rules-table rootport-model pmpi-overhead; do
+JOBS=$(cd "$ROOT/jobs" && for f in *; do [[ -f $f && -x $f ]] && echo "$f"; done)
+[[ $(wc -w <<<"$JOBS") -ge 12 ]] || fail "found only these jobs/ scripts: $JOBS"
+for j in $JOBS; do
     "$ROOT/jobs/$j" --help >/dev/null 2>&1 || fail "jobs/$j --help: exit $?"
 done
-for j in deps main-job rootport-model; do
+for j in $JOBS; do
     "$ROOT/jobs/$j" --frob >/dev/null 2>&1
     rc=$?
     [[ $rc == 2 ]] || fail "jobs/$j --frob: exit $rc, expected 2"

@@ -15,13 +15,21 @@ double timer_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* Farthest deadline slept to, seconds from now: far enough for any
+ * emulated computation (the programs cap theirs at an hour), near enough
+ * that tv_sec holds it on every time_t. */
+#define TIMER_MAX_AHEAD 1e9
+
 void timer_sleep_until(double deadline)
 {
     struct timespec ts;
-    double whole = floor(deadline);
+    double now = timer_now(), whole;
 
-    if (deadline <= timer_now())
+    if (!(deadline > now)) /* passed, or NaN */
         return;
+    if (deadline > now + TIMER_MAX_AHEAD)
+        deadline = now + TIMER_MAX_AHEAD;
+    whole = floor(deadline);
     ts.tv_sec = (time_t)whole;
     ts.tv_nsec = (long)((deadline - whole) * 1e9);
     if (ts.tv_nsec > 999999999L)
@@ -33,6 +41,6 @@ void timer_sleep_until(double deadline)
 
 void timer_sleep(double seconds)
 {
-    if (seconds > 0.0)
+    if (seconds > 0.0) /* not NaN either */
         timer_sleep_until(timer_now() + seconds);
 }

@@ -10,10 +10,11 @@
 /* Seconds on CLOCK_MONOTONIC (arbitrary origin, shared by the whole node). */
 double timer_now(void);
 
-/* Sleeps until timer_now() >= deadline (returns at once if it has passed). */
+/* Sleeps until timer_now() >= deadline: returns at once if it has passed
+ * or is NaN; a deadline more than 1e9 s ahead is taken as 1e9 s ahead. */
 void timer_sleep_until(double deadline);
 
-/* Sleeps for the given number of seconds (<= 0: returns at once). */
+/* Sleeps for the given number of seconds (<= 0 or NaN: returns at once). */
 void timer_sleep(double seconds);
 
 #endif /* APPS_TIMER_H */

@@ -2,7 +2,9 @@
 # Shared helpers for the jobs/ scripts.  Sourced, never executed.
 #
 # Every script sets PAP_TOOL (the prefix of its messages) before sourcing this
-# file.  Errors are one line on stderr, "<tool>: <what went wrong>", and exit 1.
+# file.  Errors are one line on stderr, "<tool>: <what went wrong>": exit 2
+# for a command line the script does not understand (pap_usage_die, as the C
+# programs do), exit 1 for everything else (pap_die).
 
 PAP_TOOL=${PAP_TOOL:-jobs}
 
@@ -12,6 +14,11 @@ PAP_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 pap_die() {
     echo "$PAP_TOOL: $*" >&2
     exit 1
+}
+
+pap_usage_die() {
+    echo "$PAP_TOOL: $*" >&2
+    exit 2
 }
 
 pap_warn() {
@@ -25,10 +32,10 @@ pap_need_cmd() {
     done
 }
 
-# Fails unless $1 is a positive decimal integer; $2 names it in the message.
+# A usage error unless $1 is a positive decimal integer; $2 names it.
 pap_need_posint() {
     if ! [[ $1 =~ ^[0-9]+$ ]] || ((10#$1 < 1)); then
-        pap_die "$2 must be an integer >= 1 (got '$1')"
+        pap_usage_die "$2 must be an integer >= 1 (got '$1')"
     fi
 }
 

@@ -444,7 +444,7 @@ static void test_regime(void)
 
 static void test_ph(void)
 {
-    papcoll__ph_t ph = {.delta = 0.5, .lambda = 10, .floor = 0.05, .min_n = 10};
+    papcoll__ph_t ph = {.delta = 0.5, .lambda = 10, .clip = 4, .floor = 0.05, .min_n = 10};
     int i, alarms = 0, at = -1;
 
     papcoll__ph_reset(&ph);
@@ -470,6 +470,32 @@ static void test_ph(void)
         if (papcoll__ph_add(&ph, 0.0))
             at = i;
     check(at >= 0 && at <= 4, "step -1: alarm after %d samples", at);
+    /* Lone outliers (a stalled call's spread, 20-50 times the noise; the pic
+     * phase of real-8.pat has 5 in 80 calls): one in every 16 samples, and
+     * two in a row, raise no alarm; three in a row do, as a change would.
+     * (One in 8, clipped to 4 s, is a shift of the mean by delta s.) */
+    papcoll__ph_reset(&ph);
+    for (i = 0, alarms = 0; i < 5000; i++)
+        alarms += papcoll__ph_add(&ph, i % 16 == 15 ? 5.0 + rnd_unit() : 0.4 + 0.2 * (rnd_unit() - 0.5));
+    check(alarms == 0, "an outlier in every 16 samples: %d alarms", alarms);
+    papcoll__ph_reset(&ph);
+    for (i = 0, alarms = 0; i < 40; i++)
+        alarms += papcoll__ph_add(&ph, i == 20 || i == 21 ? 5.0 : 0.4 + 0.2 * (rnd_unit() - 0.5));
+    check(alarms == 0, "two outliers in a row: %d alarms", alarms);
+    for (i = 0, at = -1; i < 3 && at < 0; i++)
+        if (papcoll__ph_add(&ph, 5.0))
+            at = i;
+    check(at == 2, "three outliers in a row: alarm at %d, expected the third", at);
+    /* An outlier among the first samples moves neither the start nor the
+     * scale: a step of 1 is still found as fast. */
+    papcoll__ph_reset(&ph);
+    papcoll__ph_add(&ph, 50.0);
+    for (i = 0; i < 99; i++)
+        papcoll__ph_add(&ph, 0.1 + 0.05 * (rnd_unit() - 0.5));
+    for (i = 0, at = -1; i < 100 && at < 0; i++)
+        if (papcoll__ph_add(&ph, 1.1 + 0.05 * (rnd_unit() - 0.5)))
+            at = i;
+    check(at >= 0 && at <= 4, "step +1 after an outlier among the first samples: alarm after %d samples", at);
 }
 
 /* Tune explores only what the model does not rule out: 1.5 times the
@@ -578,6 +604,41 @@ static void test_tune(void)
     check(t.phase == PAPCOLL__TUNE_EXPLORE && t.explorations == 4, "the detector still alarms after them");
 }
 
+/* The site's first exploration with every candidate cold, each call
+ * observed two calls later (as with monitor threads): 6 is the fastest
+ * (1.0) but its first call takes 3.0, more than 9's 1.5.  tune drops each
+ * candidate's first sample, runs each once more, and exploits 6; taking
+ * the cold samples, as before, it exploited 9.  A later exploration of a
+ * warm site costs nc calls again. */
+static void test_tune_cold(void)
+{
+    papcoll__tune_cfg_t cfg = {1, 500, 5};
+    papcoll__tune_t t;
+    unsigned warm = 0;
+    int cand[3] = {4, 6, 9}, issued[64], ran[10] = {0}, c, a;
+    double hot[10] = {[4] = 2.0, [6] = 1.0, [9] = 1.5}, cold[10] = {[4] = 2.4, [6] = 3.0, [9] = 1.8};
+
+    papcoll__tune_init(&t, &cfg, cand, 3);
+    papcoll__tune_first(&t);
+    check(papcoll__tune_cost(&t) == 6, "the site's first exploration: cost %d, expected 6",
+          papcoll__tune_cost(&t));
+    for (c = 0; c < 20; c++) {
+        if (c >= 2) {
+            a = issued[c - 2];
+            papcoll__tune_observe(&t, a, papcoll__tune_warm(&warm, &t, a, ran[a]++ ? hot[a] : cold[a]), 0.1);
+        }
+        issued[c] = papcoll__tune_next(&t);
+    }
+    check(t.phase == PAPCOLL__TUNE_EXPLOIT && papcoll__tune_next(&t) == 6, "exploits 6, got %d",
+          papcoll__tune_next(&t));
+    check(warm == 7u && ran[4] >= 2 && ran[6] >= 2 && ran[9] >= 2, "every candidate warm (mask %x)", warm);
+    check(papcoll__tune_warm(&warm, &t, 6, 1.0) == 1.0, "a warm candidate's sample is kept");
+    for (c = 0; c < 600 && t.phase == PAPCOLL__TUNE_EXPLOIT; c++)
+        papcoll__tune_observe(&t, 6, 1.0, 0.1);
+    check(t.phase == PAPCOLL__TUNE_EXPLORE && papcoll__tune_cost(&t) == 3,
+          "re-exploration: cost %d, expected 3", papcoll__tune_cost(&t));
+}
+
 /* The observed call's class against the regime it was decided in: with
  * t_model 40 ms and ratio 0.25, a spread (less the noise) from 10 ms on
  * is imbalanced. */
@@ -636,6 +697,7 @@ int main(void)
     test_auto_port();
     test_regime();
     test_tune();
+    test_tune_cold();
     test_tune_candidates();
     test_regime_agrees();
     test_policy_text();

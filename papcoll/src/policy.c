@@ -593,26 +593,61 @@ int papcoll__rules_match(const papcoll__rules_t *t, papcoll_op_t op, int P, doub
 void papcoll__ph_reset(papcoll__ph_t *ph)
 {
     ph->n = 0;
-    ph->mean = ph->m2 = ph->s = ph->up = ph->up_min = ph->dn = ph->dn_max = 0;
+    ph->mean = ph->s = ph->up = ph->up_min = ph->dn = ph->dn_max = 0;
+}
+
+static double median_of(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_d);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* The start from the first min_n samples: their mean and standard
+ * deviation (at least floor) after clipping each to within 3 scaled median
+ * absolute deviations of their median (1.4826 MAD, the standard deviation
+ * of normal noise; at least floor).  A sample far off, as a stalled call's
+ * spread, then moves neither much, where it would dominate the plain mean
+ * and standard deviation; noise without outliers keeps them as they were. */
+static void ph_start(papcoll__ph_t *ph)
+{
+    double v[PAPCOLL__PH_MAXN], med, lim, sum = 0, m2 = 0;
+    int i, n = ph->min_n;
+
+    memcpy(v, ph->first, (size_t)n * sizeof *v);
+    med = median_of(v, n);
+    for (i = 0; i < n; i++)
+        v[i] = fabs(ph->first[i] - med);
+    lim = 3 * fmax(ph->floor, 1.4826 * median_of(v, n));
+    for (i = 0; i < n; i++) {
+        v[i] = fmax(med - lim, fmin(med + lim, ph->first[i]));
+        sum += v[i];
+    }
+    ph->mean = sum / n;
+    for (i = 0; i < n; i++)
+        m2 += (v[i] - ph->mean) * (v[i] - ph->mean);
+    ph->s = fmax(ph->floor, sqrt(m2 / (n > 1 ? n - 1 : 1)));
 }
 
 int papcoll__ph_add(papcoll__ph_t *ph, double x)
 {
-    double d;
+    double d, lim;
 
     if (!isfinite(x))
         return 0;
-    ph->n++;
-    d = x - ph->mean;
-    ph->mean += d / ph->n;
-    if (ph->n <= ph->min_n) { /* Welford: the scale of the noise */
-        ph->m2 += d * (x - ph->mean);
+    if (ph->min_n > PAPCOLL__PH_MAXN)
+        ph->min_n = PAPCOLL__PH_MAXN;
+    if (ph->n < ph->min_n) {
+        ph->first[ph->n++] = x;
         if (ph->n == ph->min_n)
-            ph->s = fmax(ph->floor, sqrt(ph->m2 / (ph->n > 1 ? ph->n - 1 : 1)));
+            ph_start(ph);
         return 0;
     }
-    ph->up += x - ph->mean - ph->delta * ph->s;
-    ph->dn += x - ph->mean + ph->delta * ph->s;
+    lim = ph->clip > 0 ? ph->clip * ph->s : INFINITY;
+    d = fmax(-lim, fmin(lim, x - ph->mean));
+    ph->n++;
+    ph->mean += d / ph->n; /* the start weighs as its min_n samples */
+    ph->up += d - ph->delta * ph->s;
+    ph->dn += d + ph->delta * ph->s;
     ph->up_min = fmin(ph->up_min, ph->up);
     ph->dn_max = fmax(ph->dn_max, ph->dn);
     if (ph->up - ph->up_min > ph->lambda * ph->s || ph->dn_max - ph->dn > ph->lambda * ph->s) {
@@ -663,6 +698,7 @@ static void tune_explore(papcoll__tune_t *t, int why)
     t->phase = PAPCOLL__TUNE_EXPLORE;
     t->step = 0;
     t->why = why;
+    t->extra = 0;
     t->explorations++;
     memset(t->nt, 0, sizeof t->nt);
     memset(t->pos, 0, sizeof t->pos);
@@ -706,6 +742,7 @@ void papcoll__tune_init(papcoll__tune_t *t, const papcoll__tune_cfg_t *cfg, cons
     memcpy(t->cand, cand, (size_t)t->nc * sizeof *cand);
     t->ph.delta = 0.5;
     t->ph.lambda = 10.0;
+    t->ph.clip = 4.0;
     t->ph.floor = 0.05;
     t->ph.min_n = 10;
     tune_explore(t, 0);
@@ -719,8 +756,7 @@ double papcoll__tune_median(const papcoll__tune_t *t, int k)
     if (n == 0)
         return NAN;
     memcpy(v, t->t[k], (size_t)n * sizeof *v);
-    qsort(v, (size_t)n, sizeof *v, cmp_d);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    return median_of(v, n);
 }
 
 static void add_sample(papcoll__tune_t *t, int k, double runtime)
@@ -789,5 +825,23 @@ int papcoll__tune_next(const papcoll__tune_t *t)
 
 int papcoll__tune_cost(const papcoll__tune_t *t)
 {
-    return t->cfg.explore_calls * t->nc;
+    return t->cfg.explore_calls * t->nc + t->extra;
+}
+
+void papcoll__tune_first(papcoll__tune_t *t)
+{
+    if (t->phase == PAPCOLL__TUNE_EXPLORE)
+        t->extra = t->nc;
+}
+
+double papcoll__tune_warm(unsigned *warm, const papcoll__tune_t *t, int algo, double runtime)
+{
+    int k;
+
+    for (k = 0; k < t->nc && t->cand[k] != algo; k++)
+        ;
+    if (k >= t->nc || k >= (int)(8 * sizeof *warm) || (*warm >> k & 1u))
+        return runtime;
+    *warm |= 1u << k;
+    return NAN;
 }

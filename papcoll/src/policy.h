@@ -98,16 +98,25 @@ double papcoll__model_time(papcoll_op_t op, const papcoll__pin_t *in, papcoll__e
                            int *base);
 
 /* ---- Page-Hinkley change-point detector ----------------------------------- *
- * Two-sided, scale-free: the first min_n samples estimate the standard
- * deviation s (at least floor); then the cumulative deviations from the
- * running mean, less delta s per sample, alarm beyond lambda s. */
+ * Two-sided, scale-free and robust to outliers: the first min_n samples,
+ * each clipped to 3 scaled median absolute deviations of their median,
+ * give the starting mean and the noise's standard deviation s (at least
+ * floor); then the cumulative deviations from the running mean, each
+ * clipped to +-clip s and less delta s, alarm beyond lambda s.
+ * A change of k s is found after about lambda / (min(k, clip) - delta)
+ * samples; a lone outlier moves a sum by at most (clip - delta) s, so
+ * fewer than lambda / (clip - delta) of them in a row raise no alarm
+ * (docs/policies.md, "tune"). */
+#define PAPCOLL__PH_MAXN 16
 typedef struct {
     double delta;  /* change tolerated, in units of s */
     double lambda; /* alarm threshold, in units of s */
+    double clip;   /* largest deviation counted, in units of s (0: none) */
     double floor;  /* smallest s (units of x) */
-    int min_n;     /* samples that estimate s; no alarm before */
+    int min_n;     /* samples that estimate s (<= PAPCOLL__PH_MAXN); no alarm before */
     int n;
-    double mean, m2, s, up, up_min, dn, dn_max;
+    double first[PAPCOLL__PH_MAXN];
+    double mean, s, up, up_min, dn, dn_max;
 } papcoll__ph_t;
 void papcoll__ph_reset(papcoll__ph_t *ph);
 /* Adds a sample; returns 1 on a change point (and resets). */
@@ -134,6 +143,7 @@ typedef struct {
     int step;         /* exploration: calls made in this exploration */
     int since;        /* exploitation: calls since it started */
     int best;         /* exploited candidate (index into cand): the smallest median */
+    int extra;        /* calls the exploration in progress adds to explore_calls nc (papcoll__tune_first) */
     int explorations; /* explorations started (the first included) */
     int why;          /* 0 start, 1 period, 2 change point */
     double ref;       /* run time median of the best when exploitation started */
@@ -160,12 +170,25 @@ int papcoll__regime_agrees(const papcoll__pin_t *in, double t_model, double rati
 int papcoll__tune_candidates(papcoll_op_t op, const papcoll__pin_t *in, papcoll__eligible_fn ok, void *arg,
                              int *cand);
 void papcoll__tune_init(papcoll__tune_t *t, const papcoll__tune_cfg_t *cfg, const int *cand, int nc);
+/* The site's first exploration, where every candidate is cold (its first
+ * call at the site builds its plan, touches its buffers and opens its
+ * peers' connections: 20-75 % slower than its next calls on the emulated
+ * cluster): it runs each candidate once more, nc calls beyond
+ * papcoll__tune_cost's explore_calls nc, so that each has a sample besides
+ * its dropped first one (papcoll__tune_warm). */
+void papcoll__tune_first(papcoll__tune_t *t);
+/* The run time tune takes from an observed call of algo: NaN (no sample)
+ * for the first call of each of t's candidates at the site, whose bit in
+ * *warm (one per candidate index, shared by the site's regimes) it then
+ * sets; runtime otherwise. */
+double papcoll__tune_warm(unsigned *warm, const papcoll__tune_t *t, int algo, double runtime);
 /* The observation of the previous call (its algorithm, run time, arrival
  * spread; NaN: the change-point detector skips it), from exchanged data. */
 void papcoll__tune_observe(papcoll__tune_t *t, int algo, double runtime, double spread);
 /* The algorithm of the next call (an index of cand's values). */
 int papcoll__tune_next(const papcoll__tune_t *t);
-/* Calls one exploration costs: explore_calls * nc. */
+/* Calls the exploration in progress costs: explore_calls * nc, plus nc for
+ * the site's first (papcoll__tune_first). */
 int papcoll__tune_cost(const papcoll__tune_t *t);
 /* Median of the recent run times of candidate k (NaN: none). */
 double papcoll__tune_median(const papcoll__tune_t *t, int k);

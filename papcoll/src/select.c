@@ -197,6 +197,7 @@ static void tune_start(papcoll__policy_t *p, papcoll_op_t op, const papcoll__pin
     for (i = 0; i < PAPCOLL__REGIMES; i++)
         papcoll__tune_init(&p->tune[i], &p->tcfg, cand, n);
     p->tune_ready = 1;
+    p->tune_warm = 0;
     p->ndec = 0;
 }
 
@@ -215,11 +216,14 @@ static int choose_tune(papcoll__policy_t *p, papcoll_op_t op, const papcoll__pin
     seen = p->ndec >= in->lag && in->lag > 0 ? p->regime_hist[(p->ndec - in->lag) & 3] : -1;
     if (seen >= 0 && in->last_algo >= 0) /* the observed call ran under this policy, in regime seen */
         papcoll__tune_observe(
-            &p->tune[seen], in->last_algo, in->last_runtime,
+            &p->tune[seen], in->last_algo,
+            papcoll__tune_warm(&p->tune_warm, &p->tune[seen], in->last_algo, in->last_runtime),
             papcoll__regime_agrees(in, t_model, PAPCOLL__REGIME_RATIO, seen) ? in->last_spread : NAN);
     r = papcoll__regime(in, t_model, PAPCOLL__REGIME_RATIO);
-    p->regime_hist[p->ndec++ & 3] = r;
     t = &p->tune[r];
+    if (p->ndec == 0)
+        papcoll__tune_first(t);
+    p->regime_hist[p->ndec++ & 3] = r;
     algo = papcoll__tune_next(t);
     for (k = 0; k < t->nc && t->cand[k] != algo; k++)
         ;

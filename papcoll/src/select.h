@@ -40,6 +40,7 @@ typedef struct {
     papcoll__tune_t
         tune[PAPCOLL__REGIMES]; /* TUNE: the site's state per regime (candidates set at its first call) */
     int tune_ready;
+    unsigned tune_warm; /* TUNE: bit k, candidate k has run at the site (papcoll__tune_warm) */
     int regime_hist[4]; /* TUNE: regime of decision n in slot n % 4 */
     int ndec;           /* TUNE: decisions made */
 } papcoll__policy_t;

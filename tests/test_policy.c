@@ -39,11 +39,29 @@ static double runtime(int e, int k)
     return 1e-3 * ms[e][(k % 4) >= 2];
 }
 
+/* tune's decisions: an exploration of 2 calls from call 0 (the warm-up and
+ * call 1), exploitation from call 2, a change point's exploration from call
+ * 5 that ends on the algorithm it ran last, so that calls 7 and 8 exploit
+ * with no decision of their own: 3 measured calls exploring, not the 5
+ * under an exploring decision. */
 static const char *reason(int e, int k)
 {
     if (e == 2)
-        return k == 0 ? "tune: explore sls" : k == 2 ? "tune: exploit" : NULL;
+        return k == 0   ? "tune: first exploration"
+               : k == 2 ? "tune: best recent median"
+               : k == 5 ? "tune: change point, re-exploration"
+                        : NULL;
     return k == 0 ? "policy fixed" : NULL;
+}
+
+static const char *detail(int e, int k)
+{
+    if (e != 2)
+        return NULL;
+    return k == 0   ? "policy=tune regime=0 phase=explore step=0 cost=2 explorations=1"
+           : k == 2 ? "policy=tune regime=0 phase=exploit step=2 cost=2 explorations=1"
+           : k == 5 ? "policy=tune regime=0 phase=explore step=0 cost=2 explorations=2"
+                    : NULL;
 }
 
 static int write_trace(const char *path, const char *config)
@@ -67,7 +85,7 @@ static int write_trace(const char *path, const char *config)
             for (i = 0; i < P; i++)
                 ranks[i] = (papcoll_rank_record_t){k, k, k, k, k + (i ? runtime(e, k) : 0), NAN};
             rec = (papcoll_record_t){e, names[e], PAPCOLL_OP_GATHER, k,    0, reason(e, k), 0,
-                                     8, 2,        "MPI_FLOAT",       2e-6, P, ranks, NULL};
+                                     8, 2,        "MPI_FLOAT",       2e-6, P, ranks,        detail(e, k)};
             if (sink.record(sink.arg, &rec) != 0)
                 return -1;
         }
@@ -134,8 +152,8 @@ int main(void)
     check(strstr(out, "costs 1.750 ms above its phase's oracle on average: that gain pays for 2.3 such calls") !=
               NULL,
           "exploration budget\n%s", out);
-    check(strstr(out, "tune: 8 measured calls, 1 switches, 1 calls exploring, decision time (plan_time) "
-                      "median 2.0 us") != NULL,
+    check(strstr(out, "tune: 8 measured calls, 2 switches, 2 explorations, 3 measured calls exploring, "
+                      "decision time (plan_time) median 2.0 us") != NULL,
           "exploration\n%s", out);
     check(strstr(out,
                  "policy: op=gather policy=tune phases_within_goal=2/2 worst_phase_ratio=1.0250 "

@@ -373,11 +373,63 @@ static void print_oracle(FILE *out, const entry_t *e, int n, const phasemap_t *m
                 1e3 * excess / calls, gain / (excess / calls));
 }
 
-/* Switches, calls under an exploring decision, and the median plan time of a policy's measured calls. */
+/* An integer "key=N" of a decision's detail; -1 when absent. */
+static long detail_int(const char *detail, const char *key)
+{
+    size_t n = strlen(key);
+    const char *p;
+
+    for (p = detail; (p = strstr(p, key)) != NULL; p += n)
+        if ((p == detail || p[-1] == ' ') && p[n] == '=')
+            return strtol(p + n + 1, NULL, 10);
+    return -1;
+}
+
+#define TUNE_REGIMES 8 /* regimes counted (tune has 3) */
+
+/*
+ * tune's explorations, from its decisions' details (regime, explorations,
+ * cost: tune's state when the call was decided): the largest exploration
+ * count seen per regime, each exploration `cost` calls of its regime.  A
+ * decision is recorded only when the call switches algorithm, so counting
+ * the calls under an exploring decision would also count the exploiting
+ * calls that follow an exploration ending on the algorithm it ran last.
+ * Returns the explorations; *calls gets their calls, less those decided
+ * while exploring before call `first` (the warm-up), at most all of them
+ * (the run may end inside an exploration).
+ */
+static long tune_explorations(const paptrace_site_t *s, long first, long *calls)
+{
+    long ex[TUNE_REGIMES] = {0}, cost[TUNE_REGIMES] = {0}, d, r, e, c, n = 0, early = 0;
+
+    *calls = 0;
+    for (d = 0; d < s->ndecisions; d++) {
+        const char *det = s->decisions[d].detail;
+
+        if (strstr(det, "policy=tune") == NULL)
+            continue;
+        r = detail_int(det, "regime");
+        e = detail_int(det, "explorations");
+        c = detail_int(det, "cost");
+        if (r < 0 || r >= TUNE_REGIMES || e < 0 || c < 0)
+            continue;
+        ex[r] = e > ex[r] ? e : ex[r];
+        cost[r] = c;
+        early += s->decisions[d].iter < first && strstr(det, "phase=explore") != NULL;
+    }
+    for (r = 0; r < TUNE_REGIMES; r++) {
+        n += ex[r];
+        *calls += ex[r] * cost[r];
+    }
+    *calls -= early < *calls ? early : *calls;
+    return n;
+}
+
+/* Switches, tune's explorations, and the median plan time of a policy's measured calls. */
 static void print_policy(FILE *out, const paptrace_file_t *f, const entry_t *e, long first, double *x)
 {
     const paptrace_site_t *s = e->site;
-    long k, d = -1, explore = 0, switches = 0, n = 0;
+    long k, d = -1, switches = 0, n = 0, calls, nex = tune_explorations(s, first, &calls);
 
     for (k = 0; k < s->niters; k++) {
         while (d + 1 < s->ndecisions && s->decisions[d + 1].iter <= s->iters[k].iter) {
@@ -386,13 +438,11 @@ static void print_policy(FILE *out, const paptrace_file_t *f, const entry_t *e, 
         }
         if (k < first)
             continue;
-        if (d >= 0 && strstr(s->decisions[d].reason, "explor") != NULL)
-            explore++;
         if (!isnan(s->iters[k].plan_time))
             x[n++] = s->iters[k].plan_time;
     }
-    fprintf(out, "%s: %ld measured calls, %ld switches, %ld calls exploring", e->name, s->niters - first,
-            switches, explore);
+    fprintf(out, "%s: %ld measured calls, %ld switches, %ld explorations, %ld measured calls exploring",
+            e->name, s->niters - first, switches, nex, calls < s->niters - first ? calls : s->niters - first);
     if (!f->has_decisions)
         fprintf(out, " (decisions not recorded: schema %d trace)", f->schema_version);
     qsort(x, (size_t)n, sizeof *x, cmp_double);
@@ -584,7 +634,8 @@ int pt_cmd_policy(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char 
     print_intervals(out, e, n, &m, &boot);
     fprintf(
         out,
-        "\npolicies: exploration (calls under a decision whose reason says explor...) and decision time\n");
+        "\npolicies: tune's explorations (from its decisions: per regime the largest count, times its calls) "
+        "and decision time\n");
     for (npol = 0, a = 0; a < n; a++)
         if (e[a].policy) {
             print_policy(out, f, &e[a], calibrate + warmup, x);

@@ -17,22 +17,6 @@
  *     compares), and moving the last rank changes root and hash;
  *   - reduce_bcast's plan: root 0, the configured pair;
  *   - a rebuild with another order replaces the parts (no stale part);
- *   - Clairvoyant's N search (clairvoyant_segments = search) outlives the
- *     builds of other planners: a reduce site that plans clairvoyant,
- *     clairvoyant, X, clairvoyant gets the schedule of the search's third
- *     candidate in its fourth call, as a site that planned clairvoyant three
- *     times does in its third (a search restarted by the switch would give
- *     the first candidate's), for X rabenseifner and treedyn (whose
- *     coordinator takes the plan data); the same for an allreduce site
- *     between clairvoyant_bcast and recdoubling, treedyn_bcast (the same
- *     composite, its reduce part's plan data taken) or weighted_ring;
- *   - one search for balanced calls and one for calls whose predicted
- *     arrivals lie apart: balanced, apart, balanced, apart plans the first,
- *     the first, the second and the second candidate of each (the
- *     schedules of a site that plans only balanced calls, or only calls
- *     apart); each takes only its own calls' tails (interleaved
- *     explorations, the balanced tails favouring the last candidate and
- *     the tails apart, ten times as long, the first, end on those).
  */
 #include <math.h>
 #include <pthread.h>
@@ -40,7 +24,6 @@
 #include <string.h>
 
 #include "allreduce/engine.h"
-#include "sched/nsearch.h"
 #include "unit.h"
 
 static void test_last_root(void)
@@ -157,123 +140,6 @@ static void test_plans(int P)
     free(pred);
 }
 
-/* A context with clairvoyant_segments = search and a model whose N is
- * large: 3 or more candidates. */
-static void search_ctx(papcoll_ctx_t *ctx, int P)
-{
-    fake_ctx(ctx, P);
-    ctx->cv_segments = PAPCOLL__CV_SEARCH;
-    ctx->model.v[PAPCOLL__M_ALPHA] = 1e-6;
-    ctx->model.v[PAPCOLL__M_BETA] = 1e-8;
-    ctx->model.v[PAPCOLL__M_GAMMA] = 1e-10;
-}
-
-/* Plans the site's call iter with algo (balanced, no prediction); the plan's xhash. */
-static uint64_t plan_call(papcoll__plan_t *plan, papcoll_ctx_t *ctx, papcoll_op_t op, int algo, int iter)
-{
-    int rc = papcoll__plan_build(plan, ctx, op, algo, op == PAPCOLL_OP_REDUCE ? 0 : -1, 1 << 18, NULL, 0, 1,
-                                 iter, 0.0);
-
-    check(rc == PAPCOLL_OK, "%s call %d: plan_build %d", papcoll_algo_name(op, algo), iter, rc);
-    return plan->xhash;
-}
-
-static void test_kept_search(papcoll_op_t op, const char *cv_name, const char *other_name)
-{
-    const int P = 8;
-    papcoll_ctx_t ctx;
-    papcoll__plan_t a, b;
-    int cv = papcoll_algo_find(op, cv_name), other = papcoll_algo_find(op, other_name);
-    uint64_t b0, b1, b2, a3;
-
-    search_ctx(&ctx, P);
-    if (papcoll__plan_alloc(&a, P) != PAPCOLL_OK || papcoll__plan_alloc(&b, P) != PAPCOLL_OK) {
-        check(0, "out of memory");
-        exit(1);
-    }
-    b0 = plan_call(&b, &ctx, op, cv, 0);
-    b1 = plan_call(&b, &ctx, op, cv, 1);
-    b2 = plan_call(&b, &ctx, op, cv, 2);
-    check(b0 != b1 && b1 != b2 && b0 != b2, "%s: the search's first three calls share a schedule", cv_name);
-    plan_call(&a, &ctx, op, cv, 0);
-    plan_call(&a, &ctx, op, cv, 1);
-    plan_call(&a, &ctx, op, other, 2);
-    a3 = plan_call(&a, &ctx, op, cv, 3);
-    check(a3 == b2, "%s: after a call of %s the search %s", cv_name, other_name,
-          a3 == b0 ? "started again" : "gave another N");
-    papcoll__plan_free(&a);
-    papcoll__plan_free(&b);
-    papcoll__tree_cache_free(&ctx);
-    pthread_mutex_destroy(&ctx.tree_lock);
-}
-
-/* Plans call iter of a reduce site with Clairvoyant, arrivals apart; the plan's xhash. */
-static uint64_t plan_apart(papcoll__plan_t *plan, papcoll_ctx_t *ctx, int iter)
-{
-    static const double apart[8] = {0, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07};
-    int rc =
-        papcoll__plan_build(plan, ctx, PAPCOLL_OP_REDUCE, papcoll_algo_find(PAPCOLL_OP_REDUCE, "clairvoyant"),
-                            0, 1 << 18, apart, 0, 1, iter, 0.0);
-
-    check(rc == PAPCOLL_OK, "call %d apart: plan_build %d", iter, rc);
-    return plan->xhash;
-}
-
-static void test_two_searches(void)
-{
-    const int P = 8;
-    papcoll_ctx_t ctx;
-    papcoll__plan_t a, b, c;
-    int cv = papcoll_algo_find(PAPCOLL_OP_REDUCE, "clairvoyant"), i, k, nc;
-    uint64_t h[PAPCOLL__NS_MAXC], ha[PAPCOLL__NS_MAXC], x, y;
-
-    search_ctx(&ctx, P);
-    if (papcoll__plan_alloc(&a, P) != PAPCOLL_OK || papcoll__plan_alloc(&b, P) != PAPCOLL_OK ||
-        papcoll__plan_alloc(&c, P) != PAPCOLL_OK) {
-        check(0, "out of memory");
-        exit(1);
-    }
-    /* b, c: the candidates' schedules, balanced and apart, until one repeats */
-    for (nc = 0; nc < PAPCOLL__NS_MAXC; nc++) {
-        x = plan_call(&b, &ctx, PAPCOLL_OP_REDUCE, cv, nc);
-        y = plan_apart(&c, &ctx, nc);
-        for (k = 0; k < nc && h[k] != x; k++)
-            ;
-        if (k < nc)
-            break;
-        h[nc] = x;
-        ha[nc] = y;
-    }
-    check(nc >= 3, "%d candidates, expected 3 or more", nc);
-    x = plan_call(&a, &ctx, PAPCOLL_OP_REDUCE, cv, 0);
-    y = plan_apart(&a, &ctx, 1);
-    check(x == h[0] && y == ha[0], "balanced, apart: not each search's first candidate");
-    x = plan_call(&a, &ctx, PAPCOLL_OP_REDUCE, cv, 2);
-    y = plan_apart(&a, &ctx, 3);
-    check(x == h[1] && y == ha[1], "balanced, apart, balanced, apart: not each search's second candidate");
-    papcoll__plan_free(&a);
-    if (papcoll__plan_alloc(&a, P) != PAPCOLL_OK) {
-        check(0, "out of memory");
-        exit(1);
-    }
-    /* both explorations interleaved: call i - 1 explored candidate (i - 1) / 2 of its search */
-    for (i = 0; i < 2 * nc * PAPCOLL__NS_EXPLORE + 2; i++) {
-        k = ((i - 1) / 2) % nc;
-        a.seen_iter = i - 1;
-        a.seen_tail = i % 2 == 1 ? (k == nc - 1 ? 1e-3 : 2e-3) : (k == 0 ? 1e-2 : 2e-2);
-        x = i % 2 == 0 ? plan_call(&a, &ctx, PAPCOLL_OP_REDUCE, cv, i) : plan_apart(&a, &ctx, i);
-        if (i == 2 * nc * PAPCOLL__NS_EXPLORE)
-            check(x == h[nc - 1], "after the explorations, balanced: not the last candidate's schedule");
-        if (i == 2 * nc * PAPCOLL__NS_EXPLORE + 1)
-            check(x == ha[0], "after the explorations, apart: not the first candidate's schedule");
-    }
-    papcoll__plan_free(&a);
-    papcoll__plan_free(&b);
-    papcoll__plan_free(&c);
-    papcoll__tree_cache_free(&ctx);
-    pthread_mutex_destroy(&ctx.tree_lock);
-}
-
 int main(void)
 {
     int P;
@@ -283,11 +149,5 @@ int main(void)
     test_reduce_algo();
     for (P = 1; P <= 40; P++)
         test_plans(P);
-    test_kept_search(PAPCOLL_OP_REDUCE, "clairvoyant", "rabenseifner");
-    test_kept_search(PAPCOLL_OP_REDUCE, "clairvoyant", "treedyn");
-    test_kept_search(PAPCOLL_OP_ALLREDUCE, "clairvoyant_bcast", "recdoubling");
-    test_kept_search(PAPCOLL_OP_ALLREDUCE, "clairvoyant_bcast", "treedyn_bcast");
-    test_kept_search(PAPCOLL_OP_ALLREDUCE, "clairvoyant_bcast", "weighted_ring");
-    test_two_searches();
     return unit_summary();
 }

@@ -228,11 +228,9 @@ static int read_model(papcoll_ctx_t *ctx, const papcoll_options_t *o, const conf
         if ((rc = papcoll__model_parse(model_keys[i], first_of(getenv(model_envs[i]), cfg->model[i], NULL, NULL),
                                        ctx->rank == 0 && !o->quiet, &ctx->model_cfg[i])) != PAPCOLL_OK)
             return rc;
-    if (strcmp(text, "search") == 0)
-        v = PAPCOLL__CV_SEARCH, end = (char *)text + strlen(text);
-    else if (end == text || *end != '\0' || v < 0 || v > (1L << 24))
+    if (end == text || *end != '\0' || v < 0 || v > (1L << 24))
         return bad_option(ctx, o, "clairvoyant_segments", text,
-                          "a segment count in [0, 2^24] (0: the model's) or 'search'");
+                          "a segment count in [0, 2^24] (0: the model's)");
     ctx->cv_segments = (int)v;
     text = first_of(getenv("PAPCOLL_MODEL_CACHE"), cfg->model_cache, NULL, "");
     if (strlen(text) >= sizeof(ctx->model_cache))

@@ -18,9 +18,6 @@
 #include "predict.h"
 #include "sched/tree.h"
 
-/* clairvoyant_segments = search: N measured per site (sched/nsearch.h). */
-#define PAPCOLL__CV_SEARCH (-1)
-
 /* Turns an MPI return code into 0 or a PAPCOLL_ERR_*, naming file:line in
  * debug output ($PAPCOLL_DEBUG). */
 #define PAPCOLL__ERR(rc) ((rc) == MPI_SUCCESS ? PAPCOLL_OK : papcoll__mpi_error((rc), __FILE__, __LINE__))
@@ -55,7 +52,7 @@ struct papcoll_ctx {
     int radix_target;     /* radix_k = K: radix-k factors of at most K where P allows (default 8) */
     int radix_len;        /* radix_k = "k1,k2,...": that vector (its product is P), else 0 */
     int radix_vec[PAPCOLL__RADIX_MAX];
-    int cv_segments; /* clairvoyant_segments: Clairvoyant's N (0: the model's; or PAPCOLL__CV_SEARCH) */
+    int cv_segments; /* clairvoyant_segments: Clairvoyant's N (0: the model's) */
     int ar_reduce, ar_bcast; /* allreduce_reduce / _bcast: the parts of allreduce reduce_bcast (indices) */
     double model_cfg[PAPCOLL__M_N]; /* model_alpha, _beta, _gamma (NaN: measure) */
     char model_cache[256];          /* model_cache: file of measured models (rank 0's; "": none) */

@@ -354,11 +354,3 @@ int papcoll__model_sparse_segments(const papcoll__model_t *m, int P, size_t byte
     return papcoll__model_segments(m, P, bytes, bytes > INT_MAX ? INT_MAX : (int)bytes,
                                    sparse_cap(density, seg_bytes));
 }
-
-int papcoll__model_sparse_least(size_t bytes, double density, size_t seg_bytes)
-{
-    int cap = sparse_cap(density, seg_bytes);
-    size_t n = cap > 0 && bytes > 0 ? (bytes - 1) / (size_t)cap + 1 : 1;
-
-    return n > INT_MAX ? INT_MAX : (int)n;
-}

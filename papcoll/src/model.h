@@ -119,8 +119,5 @@ double papcoll__model_density(const double *x, int n, int stride);
  */
 int papcoll__model_sparse_segments(const papcoll__model_t *m, int P, size_t bytes, double density,
                                    size_t seg_bytes);
-/* The smallest segment count of papcoll__model_sparse_segments: no
- * segment's encoding exceeds seg_bytes (1 when seg_bytes is 0). */
-int papcoll__model_sparse_least(size_t bytes, double density, size_t seg_bytes);
 
 #endif

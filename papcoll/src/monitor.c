@@ -171,12 +171,6 @@ static int plan_steps(papcoll_site_t *site, int xchg, const double *rec, const d
     }
     if (!plan)
         return rc;
-    /* The call this exchange observed, for planners that learn from it
-     * (only here: an exchange-only job runs beside the call's own replan) */
-    if (xchg && rc == PAPCOLL_OK && site->snap[iter & 1].iter == iter) {
-        site->plan.seen_iter = iter - 1;
-        site->plan.seen_tail = site->snap[iter & 1].runtime - site->snap[iter & 1].spread;
-    }
     if (sel != NULL)
         site->sel = *sel;
     else

@@ -16,8 +16,6 @@ int papcoll__plan_alloc(papcoll__plan_t *plan, int P)
     plan->algo = -1;
     plan->iter = -1;
     plan->build_time = NAN;
-    plan->seen_iter = -1;
-    plan->seen_tail = NAN;
     plan->pred = calloc((size_t)P, sizeof(double));
     plan->order = calloc((size_t)P, sizeof(int));
     plan->v2r = calloc((size_t)P, sizeof(int));
@@ -49,34 +47,9 @@ void papcoll__plan_xdata_set(papcoll__plan_t *plan, const void *owner, void *dat
     plan->xowner = data != NULL ? owner : NULL;
 }
 
-void *papcoll__plan_kept(papcoll__plan_t *plan, const void *owner)
-{
-    return plan->kowner == owner ? plan->kdata : NULL;
-}
-
-void papcoll__plan_kept_set(papcoll__plan_t *plan, const void *owner, void *data, void (*kfree)(void *))
-{
-    if (plan->kdata != NULL && plan->kfree != NULL)
-        plan->kfree(plan->kdata);
-    plan->kdata = data;
-    plan->kfree = kfree;
-    plan->kowner = data != NULL ? owner : NULL;
-}
-
-void papcoll__plan_kept_swap(papcoll__plan_t *a, papcoll__plan_t *b)
-{
-    void *data = a->kdata;
-    void (*kfree)(void *) = a->kfree;
-    const void *owner = a->kowner;
-
-    a->kdata = b->kdata, a->kfree = b->kfree, a->kowner = b->kowner;
-    b->kdata = data, b->kfree = kfree, b->kowner = owner;
-}
-
 void papcoll__plan_free(papcoll__plan_t *plan)
 {
     papcoll__plan_xdata(plan, NULL);
-    papcoll__plan_kept_set(plan, NULL, NULL, NULL);
     free(plan->pred);
     free(plan->order);
     free(plan->v2r);

@@ -45,12 +45,6 @@ struct papcoll__plan {
     uint64_t hash;       /* of the parts all ranks must share */
     int iter;            /* call index it serves (-1: none yet) */
     double build_time;   /* seconds from the exchanged data to the plan (NaN: no plan) */
-    /* The latest call an exchange observed, for planners that learn from
-     * what their plans did (Clairvoyant's N search): its index (-1: none)
-     * and its tail, last exit - last arrival (exchanged: the same on every
-     * rank). */
-    int seen_iter;
-    double seen_tail;
     /* Workspace of the builder. */
     papcoll__keyed_t *keyed; /* [P] */
     /* Data of one planner (a schedule, a coordinator's state), allocated by
@@ -60,11 +54,6 @@ struct papcoll__plan {
     void (*xfree)(void *);
     const void *xowner;  /* the planner xdata belongs to */
     uint64_t xhash;      /* what all ranks must share of xdata (AGREE; 0 when nothing), set by its planner */
-    /* What a planner learnt of the site (Clairvoyant's N search), kept while
-     * other planners build and freed with the plan (papcoll__plan_kept). */
-    void *kdata;
-    void (*kfree)(void *);
-    const void *kowner;
 };
 
 /* What a planner sees. */
@@ -122,19 +111,6 @@ void papcoll__place_order(papcoll__plan_t *plan, const papcoll__plan_in_t *in);
  */
 void *papcoll__plan_xdata(papcoll__plan_t *plan, const void *owner);
 void papcoll__plan_xdata_set(papcoll__plan_t *plan, const void *owner, void *data, void (*xfree)(void *));
-
-/*
- * What a planner learns across calls: returns plan->kdata when owner holds
- * it, else NULL, leaving whatever another planner keeps there.  Unlike
- * xdata it outlives the builds of other planners, so a site whose policy
- * switches away from the planner and back finds it again.
- * papcoll__plan_kept_set frees what was kept before; papcoll__plan_kept_swap
- * exchanges two plans' kept data (a composite lends its site's to the part
- * it plans, engine_composite.c).
- */
-void *papcoll__plan_kept(papcoll__plan_t *plan, const void *owner);
-void papcoll__plan_kept_set(papcoll__plan_t *plan, const void *owner, void *data, void (*kfree)(void *));
-void papcoll__plan_kept_swap(papcoll__plan_t *a, papcoll__plan_t *b);
 
 /* The tree of (shape, k) for the context's P, built on first use and kept
  * until papcoll_finalize; NULL when out of memory. */

@@ -94,16 +94,8 @@ int papcoll__ar_comp_plan(papcoll__plan_t *plan, const papcoll__plan_in_t *in, i
     c->root = root;
     c->algo[PAPCOLL__AR_REDUCE] = ralgo;
     c->algo[PAPCOLL__AR_BCAST] = balgo;
-    /* The parts plan for the call's index and see the tail the exchange
-     * reported for the whole allreduce (Clairvoyant's N search), and the
-     * reduce part plans with what the site keeps (the search goes on when
-     * the site switches away from this composite and back). */
-    c->part[PAPCOLL__AR_REDUCE].seen_iter = plan->seen_iter;
-    c->part[PAPCOLL__AR_REDUCE].seen_tail = plan->seen_tail;
-    papcoll__plan_kept_swap(&c->part[PAPCOLL__AR_REDUCE], plan);
     rc = papcoll__plan_build(&c->part[PAPCOLL__AR_REDUCE], in->ctx, PAPCOLL_OP_REDUCE, ralgo, root, in->bytes,
                              pred, plan->noise, plan->density, in->iter, papcoll__mono());
-    papcoll__plan_kept_swap(&c->part[PAPCOLL__AR_REDUCE], plan);
     if (rc == PAPCOLL_OK)
         rc = papcoll__plan_build(&c->part[PAPCOLL__AR_BCAST], in->ctx, PAPCOLL_OP_BCAST, balgo, root,
                                  in->bytes, pred, plan->noise, plan->density, in->iter, papcoll__mono());

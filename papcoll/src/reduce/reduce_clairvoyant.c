@@ -14,11 +14,7 @@
  * Sect. 5.2), raised so that no segment exceeds segment_bytes (by less than
  * an element when the element size does not divide it; docs/reduce.md,
  * "Segments": above the transport's eager limit every segment costs a
- * rendezvous); option clairvoyant_segments overrides, or with "search"
- * the model's N and smaller counts are tried and the fastest kept
- * (sched/nsearch.h, search_N below: fed the tails the exchanges report for
- * the calls this planner chose N for; the plan keeps the search while other
- * algorithms run, papcoll__plan_kept); d from the model, the
+ * rendezvous); option clairvoyant_segments overrides; d from the model, the
  * arrivals shifted to start at 0 (an unknown or non-finite prediction counts
  * as the latest known one; spreads beyond 2^28 rounds are clipped) and
  * those closer than the predictor's noise made one group (plan->noise,
@@ -87,8 +83,7 @@
  * sparse: one more vector, the encodings);
  * the plan: the schedule (about (P-1) N transfers of 16 bytes, the same on
  * every rank) and its index (8 bytes per transfer).
- * NOMEM: the plan data is allocated on the site's first plan (the search's
- * on its first plan with clairvoyant_segments = search); the generator
+ * NOMEM: the plan data is allocated on the site's first plan; the generator
  * allocates its working set at every generation and the index grows with the
  * largest schedule seen.  A rank whose generation failed returns
  * PAPCOLL_ERR_NOMEM from the call while the others wait for its transfers (as
@@ -104,15 +99,11 @@
 
 #include "reduce/engine.h"
 #include "sched/clairvoyant.h"
-#include "sched/nsearch.h"
 #include "sparse.h"
 
 #define CV_MAX_PN (1 << 29)  /* the generator's P * N limit */
 #define CV_MAX_SPREAD 0x1p28 /* arrivals clipped to this many rounds (generator: 2^29) */
 #define CV_LOCK_RATIO 4      /* the lock holds when a segment's transfer takes this many round alphas */
-#define CV_RAN 4             /* calls whose N the search remembers */
-#define CV_BALANCED 0        /* the predicted arrivals are one group to the planner */
-#define CV_APART 1           /* they are not */
 
 typedef struct {
     int P, N, root, valid;
@@ -129,21 +120,7 @@ typedef struct {
     uint64_t hash; /* of N, d, root and the transfers */
 } cv_t;
 
-/* clairvoyant_segments = search: one search per kind of call (balanced,
- * arrivals apart: sched/nsearch.h), and the N and kind of the calls
- * planned last (by call index mod CV_RAN), to match the tails the
- * exchanges report with the search and N they ran with.  Kept by the plan
- * (papcoll__plan_kept), so a site whose policy runs other algorithms in
- * between goes on with its search when it comes back to Clairvoyant. */
-typedef struct {
-    papcoll__nsearch_t ns[2]; /* [CV_BALANCED], [CV_APART] */
-    int ran_iter[CV_RAN], ran_N[CV_RAN];
-    unsigned char ran_kind[CV_RAN]; /* the search that chose the call's N */
-    int seen;                       /* the latest call whose tail was given to a search (-1: none) */
-    int exploring[2];               /* each search's last choice was an exploration call */
-} cv_search_t;
-
-static const char owner; /* marks the plan data and the kept search as this planner's */
+static const char owner; /* marks the plan data as this planner's */
 
 static void cv_free(void *p)
 {
@@ -176,20 +153,6 @@ static cv_t *cv_get(papcoll__plan_t *plan, int P)
     return c;
 }
 
-static cv_search_t *search_get(papcoll__plan_t *plan)
-{
-    cv_search_t *q = papcoll__plan_kept(plan, &owner);
-
-    if (q != NULL || (q = calloc(1, sizeof(*q))) == NULL)
-        return q;
-    for (int i = 0; i < CV_RAN; i++)
-        q->ran_iter[i] = -1;
-    q->seen = -1;
-    papcoll__plan_kept_set(plan, &owner, q, free);
-    return q;
-}
-
-/* Arrivals from the plan's predictions; 0 when there are none (balanced). */
 /* The range of the finite predictions; 0 when there are none. */
 static int finite_range(const double *pred, int P, double *lo, double *hi)
 {
@@ -202,6 +165,8 @@ static int finite_range(const double *pred, int P, double *lo, double *hi)
     return *lo <= *hi;
 }
 
+/* Arrivals from the plan's predictions (see the top of the file); 0 when
+ * there are none (balanced). */
 static int sanitise(const double *pred, int P, double d, double *pat)
 {
     double lo, hi, x;
@@ -244,59 +209,6 @@ static int generate(cv_t *c, const double *pat)
     return PAPCOLL_OK;
 }
 
-/* The search's choice at the end of an exploration, with every candidate's median tail. */
-static void report(const papcoll__nsearch_t *ns, int kind, int N, const papcoll__plan_in_t *in)
-{
-    char line[PAPCOLL__NS_MAXC * 24], *p = line;
-    int k;
-
-    for (k = 0; k < ns->nc; k++)
-        p += snprintf(p, sizeof line - (size_t)(p - line), "%s %d: %.3f", k ? "," : "", ns->cand[k],
-                      1e3 * papcoll__ns_median(ns, k));
-    papcoll__note(in->ctx,
-                  "clairvoyant_segments search, %s calls, %zu bytes at P = %d, call %d: N = %d (median tail "
-                  "in ms of N%s)",
-                  kind == CV_BALANCED ? "balanced" : "apart", in->bytes, in->P, in->iter, N, line);
-}
-
-/* clairvoyant_segments = search: the tail of the latest observed call goes
- * to the search that chose its N, if this planner did; call in->iter gets
- * the N it already got when it is planned again with the same key (the
- * call re-plans when its signature differs from the monitor's guess), else
- * the next of the search of its kind. */
-static int search_N(cv_search_t *q, const papcoll__plan_t *plan, const papcoll__plan_in_t *in, int model,
-                    int least, int kind)
-{
-    papcoll__nsearch_t *ns = &q->ns[kind];
-    int j = plan->seen_iter, slot = in->iter & (CV_RAN - 1), js = j & (CV_RAN - 1),
-        same_key = ns->nc > 0 && ns->model == model && ns->least == least;
-
-    papcoll__ns_key(&q->ns[0], model, least);
-    papcoll__ns_key(&q->ns[1], model, least);
-    if (j > q->seen && j >= 0 && q->ran_iter[js] == j)
-        papcoll__ns_observe(&q->ns[q->ran_kind[js]], q->ran_N[js], plan->seen_tail);
-    q->seen = j > q->seen ? j : q->seen;
-    if (!(same_key && in->iter >= 0 && q->ran_iter[slot] == in->iter && q->ran_kind[slot] == kind)) {
-        int was = q->exploring[kind];
-
-        q->ran_iter[slot] = in->iter;
-        q->ran_kind[slot] = (unsigned char)kind;
-        q->ran_N[slot] = papcoll__ns_next(ns, &q->exploring[kind]);
-        if (was && !q->exploring[kind])
-            report(ns, kind, q->ran_N[slot], in);
-    }
-    return q->ran_N[slot];
-}
-
-/* Whether the predicted arrivals are one group to the planner: within the
- * predictor's noise of each other (papcoll__cv_cluster), or none. */
-static int balanced_pred(const double *pred, int P, double noise)
-{
-    double lo, hi;
-
-    return !finite_range(pred, P, &lo, &hi) || hi - lo <= (noise > 0 ? noise : 0);
-}
-
 int papcoll__plan_red_clairvoyant(papcoll__plan_t *plan, const papcoll__plan_in_t *in)
 {
     const papcoll__model_t *m = &in->ctx->model;
@@ -315,15 +227,6 @@ int papcoll__plan_red_clairvoyant(papcoll__plan_t *plan, const papcoll__plan_in_
     N = in->ctx->cv_segments > 0
             ? in->ctx->cv_segments
             : papcoll__model_sparse_segments(m, P, in->bytes, plan->density, in->ctx->segment_bytes);
-    if (in->ctx->cv_segments == PAPCOLL__CV_SEARCH) {
-        cv_search_t *q = search_get(plan);
-
-        if (q == NULL)
-            return PAPCOLL_ERR_NOMEM; /* the site's first Clairvoyant plan only */
-        N = search_N(q, plan, in, N,
-                     papcoll__model_sparse_least(in->bytes, plan->density, in->ctx->segment_bytes),
-                     balanced_pred(plan->pred, P, plan->noise) ? CV_BALANCED : CV_APART);
-    }
     N = (long long)N * P > CV_MAX_PN ? CV_MAX_PN / P : N;
     d = papcoll__model_round(m, (double)in->bytes / N);
     d = d > 1e-9 ? d : 1e-9; /* a model of zeros (P = 1) */

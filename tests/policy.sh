@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # sanitizers: yes
-# The data-dependent policies (auto, tune, rules:FILE) at P = 4:
+# The data-dependent policies (auto, rules:FILE) at P = 4:
 # tests/mpi_policy.c must pass; the same run with the test-only mutant
 # PAPCOLL_TEST_POLICY_LOCAL (the policies read a local value instead of
 # exchanged data) must be caught as a disagreement (exit 3).
@@ -33,7 +33,7 @@ done
 printf '0 0 0 0\n0 0 0 0.005\n0 0 0 0.005\n0.001 0 0.002 0\n' >"$TMP/pat.txt"
 for op in gather reduce bcast; do
     timeout -k 5 120 mpirun --oversubscribe --mca mpi_yield_when_idle 1 -np 4 "$OUTDIR/bin/papbench" --op $op \
-        --algos mpi,auto,tune,rules:"$ROOT/configs/papcoll/rules-emu8.conf" --pattern replay:"$TMP/pat.txt" \
+        --algos mpi,auto,rules:"$ROOT/configs/papcoll/rules-emu8.conf" --pattern replay:"$TMP/pat.txt" \
         --size 4K --iters 8 --warmup 0 --quiet --out "$TMP/pb-$op" >"$TMP/pb-$op.log" 2>&1 || {
         echo "FAIL policy.sh: papbench --op $op with policies"; tail -5 "$TMP/pb-$op.log"; rc=1; }
     grep -q '"decision"' "$TMP/pb-$op/results.json" 2>/dev/null || {

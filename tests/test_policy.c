@@ -1,18 +1,16 @@
 /*
  * Serial test of paptrace policy (apps/paptrace/policy.c) on a tiny
- * hand-made papbench trace: P = 2, entries ls, sls and tune, one warm-up
+ * hand-made papbench trace: P = 2, entries ls, sls and auto, one warm-up
  * call, a 4-row replay file of two phases (balanced rows 0-1, single rows
  * 2-3), run times chosen so that every number of the report is known:
  *
- *   phase 0 (calls 1, 4, 5, 8): ls 1 ms, sls 2 ms, tune 1.02 ms -> best ls, tune 1.020
- *   phase 1 (calls 2, 3, 6, 7): ls 10 ms, sls 4 ms, tune 4.1 ms  -> best sls, tune 1.025
- *   totals: ls 44 ms, sls 24 ms, tune 20.48 ms -> tune / sls 0.853, goal met
+ *   phase 0 (calls 1, 4, 5, 8): ls 1 ms, sls 2 ms, auto 1.02 ms -> best ls, auto 1.020
+ *   phase 1 (calls 2, 3, 6, 7): ls 10 ms, sls 4 ms, auto 4.1 ms  -> best sls, auto 1.025
+ *   totals: ls 44 ms, sls 24 ms, auto 20.48 ms -> auto / sls 0.853, goal met
  *   per-phase oracle: ls then sls, 20 ms = 0.833 of sls, 4 ms (16.7 %) to
- *   gain; a random fixed call costs (0 + 4 + 24 + 0) / 2 / 8 = 1.75 ms above
- *   its phase's oracle, so the gain pays for 2.3 such calls
- *   tune's decisions: call 0 "tune: explore sls" (a warm-up), call 2
- *   "tune: exploit" -> 1 measured switch, 1 measured call exploring (call 1);
- *   plan_time 2 us on every call.
+ *   gain
+ *   auto's decisions at calls 0 (the warm-up), 2 and 5 -> 2 measured
+ *   switches; plan_time 2 us on every call.
  * Then a replay file that is not the replayed one must be refused.  Well
  * under a second.
  */
@@ -29,7 +27,7 @@
 
 #define P 2
 #define CALLS 9
-static const char *const names[3] = {"papbench-ls", "papbench-sls", "papbench-tune"};
+static const char *const names[3] = {"papbench-ls", "papbench-sls", "papbench-auto"};
 
 /* Run time (s) of entry e at call k, whose replay row is k mod 4 (no calibration). */
 static double runtime(int e, int k)
@@ -39,17 +37,13 @@ static double runtime(int e, int k)
     return 1e-3 * ms[e][(k % 4) >= 2];
 }
 
-/* tune's decisions: an exploration of 2 calls from call 0 (the warm-up and
- * call 1), exploitation from call 2, a change point's exploration from call
- * 5 that ends on the algorithm it ran last, so that calls 7 and 8 exploit
- * with no decision of their own: 3 measured calls exploring, not the 5
- * under an exploring decision. */
+/* auto's decisions: a switch recorded at calls 0 (the warm-up), 2 and 5. */
 static const char *reason(int e, int k)
 {
     if (e == 2)
-        return k == 0   ? "tune: first exploration"
-               : k == 2 ? "tune: best recent median"
-               : k == 5 ? "tune: change point, re-exploration"
+        return k == 0   ? "auto: base algorithm by model cost"
+               : k == 2 ? "auto: imbalance above threshold, sorted variant"
+               : k == 5 ? "auto: base algorithm by model cost"
                         : NULL;
     return k == 0 ? "policy fixed" : NULL;
 }
@@ -58,9 +52,9 @@ static const char *detail(int e, int k)
 {
     if (e != 2)
         return NULL;
-    return k == 0   ? "policy=tune regime=0 phase=explore step=0 cost=2 explorations=1"
-           : k == 2 ? "policy=tune regime=0 phase=exploit step=2 cost=2 explorations=1"
-           : k == 5 ? "policy=tune regime=0 phase=explore step=0 cost=2 explorations=2"
+    return k == 0   ? "policy=auto P=2 ratio=0"
+           : k == 2 ? "policy=auto P=2 ratio=0.5"
+           : k == 5 ? "policy=auto P=2 ratio=0"
                     : NULL;
 }
 
@@ -144,19 +138,15 @@ int main(void)
     check(strstr(out, "1     single          4    10.000     4.000     4.100  sls                  1.025 ") !=
               NULL,
           "phase 1 row\n%s", out);
-    check(strstr(out, "tune / fixed: ls 0.465 sls 0.853  (goal < 1 against every one: met)") != NULL,
+    check(strstr(out, "auto / fixed: ls 0.465 sls 0.853  (goal < 1 against every one: met)") != NULL,
           "totals\n%s", out);
     check(strstr(out, "  0:ls 1:sls\n  total 0.0200 s = 0.833 of the best fixed total (sls): switching per "
                       "phase can gain at most 16.7 % (0.004 s) over it\n") != NULL,
           "oracle\n%s", out);
-    check(strstr(out, "costs 1.750 ms above its phase's oracle on average: that gain pays for 2.3 such calls") !=
-              NULL,
-          "exploration budget\n%s", out);
-    check(strstr(out, "tune: 8 measured calls, 2 switches, 2 explorations, 3 measured calls exploring, "
-                      "decision time (plan_time) median 2.0 us") != NULL,
-          "exploration\n%s", out);
+    check(strstr(out, "auto: 8 measured calls, 2 switches, decision time (plan_time) median 2.0 us") != NULL,
+          "switches\n%s", out);
     check(strstr(out,
-                 "policy: op=gather policy=tune phases_within_goal=2/2 worst_phase_ratio=1.0250 "
+                 "policy: op=gather policy=auto phases_within_goal=2/2 worst_phase_ratio=1.0250 "
                  "best_fixed_total=sls total_ratio=0.8533 phases_clearly_met=2 phases_clearly_missed=0") !=
               NULL,
           "summary line\n%s", out);
@@ -164,12 +154,12 @@ int main(void)
     check(strstr(out, "0     balanced    1.020 [1.020, 1.020] met") != NULL, "phase 0 interval\n%s", out);
     check(strstr(out, "1     single      1.025 [1.025, 1.025] met") != NULL, "phase 1 interval\n%s", out);
     {
-        /* The whole run mixes the phases' rounds: tune/sls 0.51 (phase 0) to 1.025 (phase 1). */
-        const char *w = strstr(out, "  tune              0.853 [");
+        /* The whole run mixes the phases' rounds: auto/sls 0.51 (phase 0) to 1.025 (phase 1). */
+        const char *w = strstr(out, "  auto              0.853 [");
         double lo = NAN, hi = NAN;
         char v[8] = "";
 
-        check(w != NULL && sscanf(w, "  tune 0.853 [%lf, %lf] %7s", &lo, &hi, v) == 3 && lo <= 0.853 &&
+        check(w != NULL && sscanf(w, "  auto 0.853 [%lf, %lf] %7s", &lo, &hi, v) == 3 && lo <= 0.853 &&
                   hi >= 0.853 && lo > 0.51 && hi < 1 && strcmp(v, "met") == 0,
               "whole-run interval [%g, %g] %s\n%s", lo, hi, v, out);
     }

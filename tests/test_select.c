@@ -1,8 +1,7 @@
 /*
  * Serial unit tests of the data-dependent policies (papcoll/src/policy.c,
  * select.c): the rules parser (errors with file:line) and matcher, the
- * cost model and auto's choice, the Page-Hinkley detector and the tune
- * state machine.  Pure functions: no MPI is initialised.
+ * cost model and auto's choice, the policy texts.  Pure functions: no MPI is initialised.
  */
 #include <math.h>
 #include <stdio.h>
@@ -24,12 +23,6 @@ static int no_bg(papcoll_op_t op, int algo, void *arg)
 {
     (void)arg;
     return !(papcoll_algo_flags(op, algo) & PAPCOLL_F_BACKGROUND);
-}
-
-static int ordered_ok(papcoll_op_t op, int algo, void *arg) /* a non-commutative operation */
-{
-    (void)arg;
-    return (papcoll_algo_flags(op, algo) & PAPCOLL_F_ORDERED) != 0;
 }
 
 static int A(papcoll_op_t op, const char *name)
@@ -100,10 +93,7 @@ static papcoll__pin_t pin(int P, double bytes, double spread, int mon)
                             .beta = 8e-9,
                             .gamma = 1e-9,
                             .seg = 65536,
-                            .spread = spread,
-                            .last_algo = -1,
-                            .last_runtime = NAN,
-                            .last_spread = NAN};
+                            .spread = spread};
 }
 
 static void test_auto(void)
@@ -419,249 +409,6 @@ static void test_auto_port(void)
           papcoll_algo_name(G, o.algo), o.gain);
 }
 
-static void test_regime(void)
-{
-    papcoll__pin_t in = pin(8, 1 << 20, 0, 1);
-    double pr[8] = {0};
-
-    check(papcoll__regime(&in, 0.06, 0.25) == PAPCOLL__REGIME_BALANCED, "no prediction: balanced");
-    in.pred = pr;
-    in.root = 0;
-    check(papcoll__regime(&in, 0.06, 0.25) == PAPCOLL__REGIME_BALANCED, "zero spread: balanced");
-    pr[3] = in.spread = 0.01;
-    check(papcoll__regime(&in, 0.06, 0.25) == PAPCOLL__REGIME_BALANCED, "ratio 0.17: balanced");
-    pr[3] = in.spread = 0.05;
-    in.noise = 0.04;
-    check(papcoll__regime(&in, 0.06, 0.25) == PAPCOLL__REGIME_BALANCED, "spread within the noise: balanced");
-    in.noise = 0;
-    check(papcoll__regime(&in, 0.06, 0.25) == PAPCOLL__REGIME_ROOT_EARLY, "late non-root: root early");
-    pr[0] = 0.03;
-    check(papcoll__regime(&in, 0.06, 0.25) == PAPCOLL__REGIME_ROOT_LATE, "root in the late half: root late");
-    in.root = -1;
-    check(papcoll__regime(&in, 0.06, 0.25) == PAPCOLL__REGIME_ROOT_EARLY, "no root: imbalanced");
-    check(papcoll__regime(&in, NAN, 0.25) == PAPCOLL__REGIME_BALANCED, "no model: balanced");
-}
-
-static void test_ph(void)
-{
-    papcoll__ph_t ph = {.delta = 0.5, .lambda = 10, .clip = 4, .floor = 0.05, .min_n = 10};
-    int i, alarms = 0, at = -1;
-
-    papcoll__ph_reset(&ph);
-    unit_rng = 7;
-    for (i = 0; i < 2000; i++)
-        alarms += papcoll__ph_add(&ph, 0.1 + 0.05 * (rnd_unit() - 0.5));
-    check(alarms == 0, "stationary: %d alarms", alarms);
-    papcoll__ph_reset(&ph);
-    for (i = 0, alarms = 0; i < 5000; i++) /* wide noise (uniform 0..3): the scale adapts */
-        alarms += papcoll__ph_add(&ph, 3 * rnd_unit());
-    check(alarms == 0, "stationary wide noise: %d alarms", alarms);
-    papcoll__ph_reset(&ph);
-    for (i = 0; i < 100; i++)
-        papcoll__ph_add(&ph, 0.1 + 0.05 * (rnd_unit() - 0.5));
-    for (i = 0; i < 100 && at < 0; i++)
-        if (papcoll__ph_add(&ph, 1.1 + 0.05 * (rnd_unit() - 0.5)))
-            at = i;
-    check(at >= 0 && at <= 4, "step +1: alarm after %d samples", at);
-    papcoll__ph_reset(&ph);
-    for (i = 0; i < 50; i++)
-        papcoll__ph_add(&ph, 1.0);
-    for (i = 0, at = -1; i < 100 && at < 0; i++)
-        if (papcoll__ph_add(&ph, 0.0))
-            at = i;
-    check(at >= 0 && at <= 4, "step -1: alarm after %d samples", at);
-    /* Lone outliers (a stalled call's spread, 20-50 times the noise; the pic
-     * phase of real-8.pat has 5 in 80 calls): one in every 16 samples, and
-     * two in a row, raise no alarm; three in a row do, as a change would.
-     * (One in 8, clipped to 4 s, is a shift of the mean by delta s.) */
-    papcoll__ph_reset(&ph);
-    for (i = 0, alarms = 0; i < 5000; i++)
-        alarms += papcoll__ph_add(&ph, i % 16 == 15 ? 5.0 + rnd_unit() : 0.4 + 0.2 * (rnd_unit() - 0.5));
-    check(alarms == 0, "an outlier in every 16 samples: %d alarms", alarms);
-    papcoll__ph_reset(&ph);
-    for (i = 0, alarms = 0; i < 40; i++)
-        alarms += papcoll__ph_add(&ph, i == 20 || i == 21 ? 5.0 : 0.4 + 0.2 * (rnd_unit() - 0.5));
-    check(alarms == 0, "two outliers in a row: %d alarms", alarms);
-    for (i = 0, at = -1; i < 3 && at < 0; i++)
-        if (papcoll__ph_add(&ph, 5.0))
-            at = i;
-    check(at == 2, "three outliers in a row: alarm at %d, expected the third", at);
-    /* An outlier among the first samples moves neither the start nor the
-     * scale: a step of 1 is still found as fast. */
-    papcoll__ph_reset(&ph);
-    papcoll__ph_add(&ph, 50.0);
-    for (i = 0; i < 99; i++)
-        papcoll__ph_add(&ph, 0.1 + 0.05 * (rnd_unit() - 0.5));
-    for (i = 0, at = -1; i < 100 && at < 0; i++)
-        if (papcoll__ph_add(&ph, 1.1 + 0.05 * (rnd_unit() - 0.5)))
-            at = i;
-    check(at >= 0 && at <= 4, "step +1 after an outlier among the first samples: alarm after %d samples", at);
-}
-
-/* Tune explores only what the model does not rule out: 1.5 times the
- * cheapest modelled cost, and every algorithm without a formula; the
- * arrival-driven reductions that pair whole values are priced as a
- * binomial tree (treedyn below 4 segments, noncommut_treedyn when the
- * operation commutes). */
-static void test_tune_candidates(void)
-{
-    papcoll__pin_t in = pin(8, 1 << 20, 0, 1);
-    papcoll_op_t B = PAPCOLL_OP_BCAST, R = PAPCOLL_OP_REDUCE;
-    int cand[PAPCOLL__TUNE_MAXC], n, i, has[32] = {0};
-    static const char *const bcast_in[] = {"mpi", "chain", "scatter_allgather", "bchain", "schain"};
-    static const char *const bcast_out[] = {"binomial", "pipelined", "sorted",
-                                            "arrival",  "bsorted",   "spipelined"};
-
-    n = papcoll__tune_candidates(B, &in, all_ok, NULL, cand);
-    for (i = 0; i < n; i++)
-        has[cand[i]] = 1;
-    check(n == 5, "bcast 1 MiB: %d candidates, expected 5", n);
-    for (i = 0; i < 5; i++)
-        check(has[A(B, bcast_in[i])], "bcast 1 MiB: %s is a candidate", bcast_in[i]);
-    for (i = 0; i < 6; i++)
-        check(!has[A(B, bcast_out[i])], "bcast 1 MiB: %s (cost %g, chain %g) is not", bcast_out[i],
-              papcoll__cost(B, A(B, bcast_out[i]), &in), papcoll__cost(B, A(B, "chain"), &in));
-    memset(has, 0, sizeof has);
-    n = papcoll__tune_candidates(R, &in, all_ok, NULL, cand);
-    for (i = 0; i < n; i++)
-        has[cand[i]] = 1;
-    check(has[A(R, "clairvoyant")] && has[A(R, "treedyn")] && has[A(R, "mpi")] && !has[A(R, "binomial")] &&
-              !has[A(R, "noncommut_treedyn")],
-          "reduce 1 MiB: clairvoyant, treedyn (streamed) and mpi, not binomial or noncommut_treedyn "
-          "(%d candidates)",
-          n);
-    in.commutative = 0; /* noncommut_treedyn is the only arrival-driven pairing that keeps the order */
-    memset(has, 0, sizeof has);
-    n = papcoll__tune_candidates(R, &in, ordered_ok, NULL, cand);
-    for (i = 0; i < n; i++)
-        has[cand[i]] = 1;
-    check(has[A(R, "noncommut_treedyn")], "reduce 1 MiB, non-commutative: noncommut_treedyn (%d candidates)",
-          n);
-    in = pin(8, 3 * 65536, 0, 1); /* 3 segments: treedyn pairs whole values */
-    memset(has, 0, sizeof has);
-    n = papcoll__tune_candidates(R, &in, all_ok, NULL, cand);
-    for (i = 0; i < n; i++)
-        has[cand[i]] = 1;
-    check(
-        has[A(R, "clairvoyant")] && !has[A(R, "treedyn")] && !has[A(R, "noncommut_treedyn")],
-        "reduce 192 KiB: clairvoyant, not treedyn (%g) or noncommut_treedyn, clairvoyant %g (%d candidates)",
-        papcoll__cost(R, A(R, "binomial"), &in), papcoll__cost(R, A(R, "clairvoyant"), &in), n);
-    in = pin(8, 1 << 20, 0, 1);
-    in.alpha = NAN; /* no model: every algorithm */
-    check(papcoll__tune_candidates(B, &in, all_ok, NULL, cand) == papcoll_algo_count(B),
-          "bcast without a model: every algorithm");
-}
-
-static void test_tune(void)
-{
-    papcoll__tune_cfg_t cfg = {3, 40, 5};
-    papcoll__tune_t t;
-    int cand[3] = {4, 6, 9}, i, a, seen[10] = {0};
-    double rt[10] = {[4] = 3.0, [6] = 1.0, [9] = 2.0};
-
-    papcoll__tune_init(&t, &cfg, cand, 3);
-    check(papcoll__tune_cost(&t) == 9, "cost %d", papcoll__tune_cost(&t));
-    for (i = 0; i < 9; i++) {
-        a = papcoll__tune_next(&t);
-        check(t.phase == PAPCOLL__TUNE_EXPLORE && a == cand[i % 3], "explore call %d: %d", i, a);
-        seen[a]++;
-        papcoll__tune_observe(&t, a, rt[a], 0.1);
-    }
-    check(seen[4] == 3 && seen[6] == 3 && seen[9] == 3, "each candidate 3 times");
-    check(t.phase == PAPCOLL__TUNE_EXPLOIT && papcoll__tune_next(&t) == 6, "exploits 6, got %d",
-          papcoll__tune_next(&t));
-    for (i = 0; i < 39; i++)
-        papcoll__tune_observe(&t, 6, 1.0, 0.1);
-    check(t.phase == PAPCOLL__TUNE_EXPLOIT, "still exploiting before the period");
-    papcoll__tune_observe(&t, 6, 1.0, 0.1);
-    check(t.phase == PAPCOLL__TUNE_EXPLORE && t.why == 1 && t.explorations == 2, "period: re-explores");
-    for (i = 0; i < 9; i++) {
-        a = papcoll__tune_next(&t);
-        papcoll__tune_observe(&t, a, rt[a], 0.1);
-    }
-    for (i = 0; i < 12; i++)
-        papcoll__tune_observe(&t, 6, 1.0, 0.1);
-    check(t.phase == PAPCOLL__TUNE_EXPLOIT, "exploiting, stationary spread");
-    for (i = 0; i < 5 && t.phase == PAPCOLL__TUNE_EXPLOIT; i++)
-        papcoll__tune_observe(&t, 6, 1.0, 3.0); /* the spread jumps to 3 run times */
-    check(t.phase == PAPCOLL__TUNE_EXPLORE && t.why == 2, "change point: re-explores after %d calls", i);
-    check(isnan(papcoll__tune_median(&t, 0)), "a new exploration forgets old samples");
-    for (i = 0; i < 9; i++) {
-        a = papcoll__tune_next(&t);
-        papcoll__tune_observe(&t, a, rt[a], 0.1);
-    }
-    for (i = 0; i < 3; i++) /* the exploited one slows down past the next best's median */
-        papcoll__tune_observe(&t, 6, 2.5, 0.1);
-    check(t.phase == PAPCOLL__TUNE_EXPLOIT && papcoll__tune_next(&t) == 9, "greedy: exploits 9 now, got %d",
-          papcoll__tune_next(&t));
-    for (i = 0; i < 12; i++)
-        papcoll__tune_observe(&t, 9, 2.0, 0.1);
-    for (i = 0; i < 20; i++) /* calls of another class (NaN spread): samples, but no change point */
-        papcoll__tune_observe(&t, 9, 2.0, NAN);
-    check(t.phase == PAPCOLL__TUNE_EXPLOIT && t.explorations == 3, "NaN spreads feed no detector");
-    for (i = 0; i < 5 && t.phase == PAPCOLL__TUNE_EXPLOIT; i++)
-        papcoll__tune_observe(&t, 9, 2.0, 6.0);
-    check(t.phase == PAPCOLL__TUNE_EXPLORE && t.explorations == 4, "the detector still alarms after them");
-}
-
-/* The site's first exploration with every candidate cold, each call
- * observed two calls later (as with monitor threads): 6 is the fastest
- * (1.0) but its first call takes 3.0, more than 9's 1.5.  tune drops each
- * candidate's first sample, runs each once more, and exploits 6; taking
- * the cold samples, as before, it exploited 9.  A later exploration of a
- * warm site costs nc calls again. */
-static void test_tune_cold(void)
-{
-    papcoll__tune_cfg_t cfg = {1, 500, 5};
-    papcoll__tune_t t;
-    unsigned warm = 0;
-    int cand[3] = {4, 6, 9}, issued[64], ran[10] = {0}, c, a;
-    double hot[10] = {[4] = 2.0, [6] = 1.0, [9] = 1.5}, cold[10] = {[4] = 2.4, [6] = 3.0, [9] = 1.8};
-
-    papcoll__tune_init(&t, &cfg, cand, 3);
-    papcoll__tune_first(&t);
-    check(papcoll__tune_cost(&t) == 6, "the site's first exploration: cost %d, expected 6",
-          papcoll__tune_cost(&t));
-    for (c = 0; c < 20; c++) {
-        if (c >= 2) {
-            a = issued[c - 2];
-            papcoll__tune_observe(&t, a, papcoll__tune_warm(&warm, &t, a, ran[a]++ ? hot[a] : cold[a]), 0.1);
-        }
-        issued[c] = papcoll__tune_next(&t);
-    }
-    check(t.phase == PAPCOLL__TUNE_EXPLOIT && papcoll__tune_next(&t) == 6, "exploits 6, got %d",
-          papcoll__tune_next(&t));
-    check(warm == 7u && ran[4] >= 2 && ran[6] >= 2 && ran[9] >= 2, "every candidate warm (mask %x)", warm);
-    check(papcoll__tune_warm(&warm, &t, 6, 1.0) == 1.0, "a warm candidate's sample is kept");
-    for (c = 0; c < 600 && t.phase == PAPCOLL__TUNE_EXPLOIT; c++)
-        papcoll__tune_observe(&t, 6, 1.0, 0.1);
-    check(t.phase == PAPCOLL__TUNE_EXPLORE && papcoll__tune_cost(&t) == 3,
-          "re-exploration: cost %d, expected 3", papcoll__tune_cost(&t));
-}
-
-/* The observed call's class against the regime it was decided in: with
- * t_model 40 ms and ratio 0.25, a spread (less the noise) from 10 ms on
- * is imbalanced. */
-static void test_regime_agrees(void)
-{
-    papcoll__pin_t in = pin(8, 1 << 20, 0, 1);
-
-    in.last_spread = 0.05;
-    check(!papcoll__regime_agrees(&in, 0.04, 0.25, PAPCOLL__REGIME_BALANCED) &&
-              papcoll__regime_agrees(&in, 0.04, 0.25, PAPCOLL__REGIME_ROOT_EARLY) &&
-              papcoll__regime_agrees(&in, 0.04, 0.25, PAPCOLL__REGIME_ROOT_LATE),
-          "a 50 ms spread is imbalanced");
-    in.noise = 0.045;
-    check(papcoll__regime_agrees(&in, 0.04, 0.25, PAPCOLL__REGIME_BALANCED), "within the noise: balanced");
-    in.noise = 0;
-    in.last_spread = 0.002;
-    check(papcoll__regime_agrees(&in, 0.04, 0.25, PAPCOLL__REGIME_BALANCED) &&
-              !papcoll__regime_agrees(&in, 0.04, 0.25, PAPCOLL__REGIME_ROOT_EARLY),
-          "a 2 ms spread is balanced");
-    in.last_spread = NAN;
-    check(papcoll__regime_agrees(&in, 0.04, 0.25, PAPCOLL__REGIME_BALANCED), "nothing observed: balanced");
-}
-
 static void test_policy_text(void)
 {
     papcoll__policy_t p;
@@ -671,10 +418,10 @@ static void test_policy_text(void)
           "auto");
     check(papcoll__policy_parse(PAPCOLL_OP_GATHER, "auto:0.5", &p) == PAPCOLL_OK && p.acfg.ratio == 0.5,
           "auto:0.5");
-    check(papcoll__policy_parse(PAPCOLL_OP_GATHER, "tune:2,100", &p) == PAPCOLL_OK &&
-              p.tcfg.explore_calls == 2 && p.tcfg.period == 100,
-          "tune:2,100");
-    check(papcoll__policy_parse(PAPCOLL_OP_GATHER, "tune:0", &p) == PAPCOLL_ERR_POLICY, "tune:0 refused");
+    check(papcoll__policy_parse(PAPCOLL_OP_GATHER, "auto:x", &p) == PAPCOLL_ERR_POLICY, "auto:x refused");
+    check(papcoll__policy_parse(PAPCOLL_OP_GATHER, "tune", &p) == PAPCOLL_ERR_POLICY &&
+              strstr(p.err, "rules:") != NULL,
+          "tune refused, pointing at rules: '%s'", p.err);
     check(papcoll__policy_parse(PAPCOLL_OP_GATHER, "rules:/nonexistent/x.conf", &p) == PAPCOLL_ERR_POLICY &&
               strstr(p.err, "/nonexistent/x.conf") != NULL,
           "missing rules file: '%s'", p.err);
@@ -693,13 +440,7 @@ int main(void)
     test_auto_allreduce();
     test_auto_xbeta();
     test_auto_round_alpha();
-    test_ph();
     test_auto_port();
-    test_regime();
-    test_tune();
-    test_tune_cold();
-    test_tune_candidates();
-    test_regime_agrees();
     test_policy_text();
     return unit_summary();
 }

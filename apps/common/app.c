@@ -87,10 +87,9 @@ int app_config_algo(const cli_opts_t *o, int i, papcoll_op_t op, char *err, size
         return CLI_OK;
     /* Data-dependent policies (docs/policies.md): papcoll checks their
      * parameters and rules file when the site is created. */
-    if (strcmp(v, "auto") == 0 || strcmp(v, "tune") == 0 || strncmp(v, "auto:", 5) == 0 ||
-        strncmp(v, "tune:", 5) == 0 || (strncmp(v, "rules:", 6) == 0 && v[6] != '\0'))
+    if (strcmp(v, "auto") == 0 || strncmp(v, "auto:", 5) == 0 || (strncmp(v, "rules:", 6) == 0 && v[6] != '\0'))
         return CLI_OK;
-    snprintf(expected, sizeof expected, "a %s algorithm (%s) or policy (auto, tune, rules:FILE)",
+    snprintf(expected, sizeof expected, "a %s algorithm (%s) or policy (auto, rules:FILE)",
              papcoll_op_name(op), papcoll_algo_list(op, valid, sizeof valid));
     return cli_opts_fail(o, i, expected, err, errlen);
 }

@@ -46,7 +46,7 @@ static const cli_option_t option_table[O_COUNT] = {
     [O_OP] = {"op", "OP", "gather | scatter | bcast | reduce | allreduce (default gather)"},
     [O_ALGOS] =
         {"algos", "LIST",
-         "comma-separated algorithm names or policies (auto, tune, rules:FILE), or all (default all)"},
+         "comma-separated algorithm names or policies (auto, rules:FILE), or all (default all)"},
     [O_SIZE] = {"size", "N",
                 "elements, K/M = 1024/1048576 (default 2M); gather, scatter: the whole vector,\n"
                 "                         N/P per rank; bcast, reduce, allreduce: the vector of every rank"},
@@ -141,8 +141,8 @@ static int all_algos(bench_config_t *cfg, char *err, size_t errlen)
  * checks its parameters and file when the site is created. */
 static int is_policy(const char *name)
 {
-    return strcmp(name, "auto") == 0 || strcmp(name, "tune") == 0 || strncmp(name, "auto:", 5) == 0 ||
-           strncmp(name, "tune:", 5) == 0 || (strncmp(name, "rules:", 6) == 0 && name[6] != '\0');
+    return strcmp(name, "auto") == 0 || strncmp(name, "auto:", 5) == 0 ||
+           (strncmp(name, "rules:", 6) == 0 && name[6] != '\0');
 }
 
 /* Entry i of the list: an algorithm ("NAME", "fixed:NAME") or a policy;
@@ -154,7 +154,7 @@ static int find_algo(bench_config_t *cfg, const char *name, int i, char *err, si
     int a = papcoll_algo_find(cfg->op, algo), j;
 
     if (a < 0 && !is_policy(name)) {
-        snprintf(err, errlen, "--algos: unknown %s algorithm '%s' (valid: %s; or a policy: auto, tune, rules:FILE)",
+        snprintf(err, errlen, "--algos: unknown %s algorithm '%s' (valid: %s; or a policy: auto, rules:FILE)",
                  papcoll_op_name(cfg->op), name, papcoll_algo_list(cfg->op, valid, sizeof valid));
         return -1;
     }

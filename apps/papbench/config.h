@@ -31,8 +31,8 @@ typedef struct {
     papcoll_op_t op;
     int nalgos;
     int *algos;     /* algorithm indices within op, in the order given (-1: a policy) */
-    char (*entry)[288]; /* each entry's policy: an algorithm name, or auto, tune[:...],
-                           auto[:...], rules:FILE (docs/policies.md) */
+    char (*entry)[288]; /* each entry's policy: an algorithm name, or auto[:...],
+                           rules:FILE (docs/policies.md) */
     int baseline;   /* position of the baseline in algos[] */
     long long size; /* elements requested (--size) */
     /* Elements of each rank's argument: gather and scatter, its block

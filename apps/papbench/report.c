@@ -21,7 +21,7 @@ typedef struct {
     pm_stats_t absorption;      /* --calibrate: A = t(pi) - r + I per iteration (median t(pi)) */
     pm_stats_t absorption_norm; /* A / t(pi) */
     double speedup;             /* median run time of the baseline / own median */
-    pm_stats_t decision;        /* rank 0's decision time of a policy (auto, tune, rules) */
+    pm_stats_t decision;        /* rank 0's decision time of a policy (auto, rules) */
 } summary_t;
 
 static const char *algo_name(const bench_t *b, int a)

@@ -8,12 +8,11 @@
  * them once per round under the same delays; call c of every site replays
  * row (c - calibrate) mod L of the file and is measured from calibrate +
  * warmup on (both from the trace's configuration).  An entry is a policy
- * when its name is auto or tune or has a ':' (rules:FILE, fixed:NAME); the
+ * when its name is auto or has a ':' (rules:FILE, fixed:NAME); the
  * others are fixed algorithms.  Per phase: median run time of every entry,
  * the best fixed one, each policy's ratio to it (goal <= 1.05); whole run:
  * total run time, each policy's ratio to every fixed entry (goal < 1); per
- * policy: switches, calls under an exploring decision (a reason containing
- * "explor"), and the median plan_time (rank 0's prediction and planning
+ * policy: switches and the median plan_time (rank 0's prediction and planning
  * per call, the decision time).  How far each ratio can be trusted: a 90 %
  * interval from a paired bootstrap over the rounds (every entry ran round k
  * under the same delays, so the rounds are resampled, not the calls of each
@@ -238,7 +237,7 @@ static void entry_stats(entry_t *e, const phasemap_t *m, long first, long calibr
 
 static int is_policy(const char *name)
 {
-    return strcmp(name, "auto") == 0 || strcmp(name, "tune") == 0 || strchr(name, ':') != NULL;
+    return strcmp(name, "auto") == 0 || strchr(name, ':') != NULL;
 }
 
 /* What entries are ranked by: phase p's median (by_sum 0) or total (1); p < 0: the whole run's total. */
@@ -333,103 +332,38 @@ static void print_totals(FILE *out, const entry_t *e, int n)
 /*
  * What the whole-run goal leaves a policy: the total of the per-phase
  * oracle (in every phase, the fixed entry with the smallest phase total,
- * switched at the phase's first call, nothing explored) against the best
- * fixed total, and what one call of a fixed entry picked at random costs
- * above its phase's oracle on average, i.e. what a call of an exploration
- * costs: the gain pays for gain / cost such calls.
+ * switched at the phase's first call) against the best fixed total: what
+ * a rules file keyed on the phases could gain at most.
  */
 static void print_oracle(FILE *out, const entry_t *e, int n, const phasemap_t *m)
 {
     int a, p, o, bt = best_total(e, n), nfixed = 0;
-    double total = 0, excess = 0, gain;
-    long calls = 0;
+    double total = 0, gain;
 
     for (a = 0; a < n; a++)
         nfixed += !e[a].policy;
     if (bt < 0 || nfixed == 0)
         return;
     fprintf(out, "\nper-phase oracle: in each phase the fixed algorithm with the smallest phase total, "
-                 "switched at the phase's first call, nothing explored\n ");
+                 "switched at the phase's first call\n ");
     for (p = 0; p < m->nphases; p++) {
         if ((o = best_fixed_by(e, n, p, 1)) < 0)
             continue;
         fprintf(out, " %d:%s", p, e[o].name);
         total += e[o].sum[p];
-        calls += e[o].calls[p];
-        for (a = 0; a < n; a++)
-            if (!e[a].policy)
-                excess += (e[a].sum[p] - e[o].sum[p]) / nfixed;
     }
     gain = e[bt].total - total;
     fprintf(out,
             "\n  total %.4f s = %.3f of the best fixed total (%s): switching per phase can gain at most "
             "%.1f %% (%.3f s) over it\n",
             total, total / e[bt].total, e[bt].name, 100 * gain / e[bt].total, gain);
-    if (calls > 0 && excess > 0)
-        fprintf(out,
-                "  a call of a fixed algorithm picked at random costs %.3f ms above its phase's oracle on "
-                "average: that gain pays for %.1f such calls (an exploration of C candidates costs about "
-                "C - 1)\n",
-                1e3 * excess / calls, gain / (excess / calls));
 }
 
-/* An integer "key=N" of a decision's detail; -1 when absent. */
-static long detail_int(const char *detail, const char *key)
-{
-    size_t n = strlen(key);
-    const char *p;
-
-    for (p = detail; (p = strstr(p, key)) != NULL; p += n)
-        if ((p == detail || p[-1] == ' ') && p[n] == '=')
-            return strtol(p + n + 1, NULL, 10);
-    return -1;
-}
-
-#define TUNE_REGIMES 8 /* regimes counted (tune has 3) */
-
-/*
- * tune's explorations, from its decisions' details (regime, explorations,
- * cost: tune's state when the call was decided): the largest exploration
- * count seen per regime, each exploration `cost` calls of its regime.  A
- * decision is recorded only when the call switches algorithm, so counting
- * the calls under an exploring decision would also count the exploiting
- * calls that follow an exploration ending on the algorithm it ran last.
- * Returns the explorations; *calls gets their calls, less those decided
- * while exploring before call `first` (the warm-up), at most all of them
- * (the run may end inside an exploration).
- */
-static long tune_explorations(const paptrace_site_t *s, long first, long *calls)
-{
-    long ex[TUNE_REGIMES] = {0}, cost[TUNE_REGIMES] = {0}, d, r, e, c, n = 0, early = 0;
-
-    *calls = 0;
-    for (d = 0; d < s->ndecisions; d++) {
-        const char *det = s->decisions[d].detail;
-
-        if (strstr(det, "policy=tune") == NULL)
-            continue;
-        r = detail_int(det, "regime");
-        e = detail_int(det, "explorations");
-        c = detail_int(det, "cost");
-        if (r < 0 || r >= TUNE_REGIMES || e < 0 || c < 0)
-            continue;
-        ex[r] = e > ex[r] ? e : ex[r];
-        cost[r] = c;
-        early += s->decisions[d].iter < first && strstr(det, "phase=explore") != NULL;
-    }
-    for (r = 0; r < TUNE_REGIMES; r++) {
-        n += ex[r];
-        *calls += ex[r] * cost[r];
-    }
-    *calls -= early < *calls ? early : *calls;
-    return n;
-}
-
-/* Switches, tune's explorations, and the median plan time of a policy's measured calls. */
+/* Switches and the median plan time of a policy's measured calls. */
 static void print_policy(FILE *out, const paptrace_file_t *f, const entry_t *e, long first, double *x)
 {
     const paptrace_site_t *s = e->site;
-    long k, d = -1, switches = 0, n = 0, calls, nex = tune_explorations(s, first, &calls);
+    long k, d = -1, switches = 0, n = 0;
 
     for (k = 0; k < s->niters; k++) {
         while (d + 1 < s->ndecisions && s->decisions[d + 1].iter <= s->iters[k].iter) {
@@ -441,8 +375,7 @@ static void print_policy(FILE *out, const paptrace_file_t *f, const entry_t *e, 
         if (!isnan(s->iters[k].plan_time))
             x[n++] = s->iters[k].plan_time;
     }
-    fprintf(out, "%s: %ld measured calls, %ld switches, %ld explorations, %ld measured calls exploring",
-            e->name, s->niters - first, switches, nex, calls < s->niters - first ? calls : s->niters - first);
+    fprintf(out, "%s: %ld measured calls, %ld switches", e->name, s->niters - first, switches);
     if (!f->has_decisions)
         fprintf(out, " (decisions not recorded: schema %d trace)", f->schema_version);
     qsort(x, (size_t)n, sizeof *x, cmp_double);
@@ -634,15 +567,14 @@ int pt_cmd_policy(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char 
     print_intervals(out, e, n, &m, &boot);
     fprintf(
         out,
-        "\npolicies: tune's explorations (from its decisions: per regime the largest count, times its calls) "
-        "and decision time\n");
+        "\npolicies: switches and decision time\n");
     for (npol = 0, a = 0; a < n; a++)
         if (e[a].policy) {
             print_policy(out, f, &e[a], calibrate + warmup, x);
             npol++;
         }
     if (npol == 0)
-        fprintf(out, "(no policy in the run: auto, tune or a NAME:ARG entry)\n");
+        fprintf(out, "(no policy in the run: auto or a NAME:ARG entry)\n");
     fputc('\n', out);
     print_summary(out, e, n, &m, papcoll_op_name(e[0].site->op), &boot);
     rc = 0;

@@ -166,11 +166,10 @@ static int parse_composite_algo(pic_config_t *cfg, char *err, size_t errlen)
         cfg->icet = pic_icet_find(a + 5);
         return CLI_OK;
     }
-    if ((strchr(a, ':') != NULL && strncmp(a, "icet:", 5) != 0) || strcmp(a, "auto") == 0 ||
-        strcmp(a, "tune") == 0)
+    if ((strchr(a, ':') != NULL && strncmp(a, "icet:", 5) != 0) || strcmp(a, "auto") == 0)
         return CLI_OK; /* a policy: papcoll_site_create decides */
     snprintf(expected, sizeof expected,
-             "a reduce algorithm (%s), a policy (auto, tune, rules:FILE, fixed:NAME) or "
+             "a reduce algorithm (%s), a policy (auto, rules:FILE, fixed:NAME) or "
              "icet:radixk|bswap|tree|automatic",
              papcoll_algo_list(PAPCOLL_OP_REDUCE, valid, sizeof valid));
     return cli_opts_fail(&cfg->opts, O_COMPOSITE_ALGO, expected, err, errlen);

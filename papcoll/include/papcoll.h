@@ -212,8 +212,7 @@ papcoll_ctx_t *papcoll_ctx_from_comm(MPI_Comm comm);
  * Creates a call site (collective over the context's communicator: every
  * rank creates its sites in the same order).  policy chooses the algorithm of
  * every call: "NAME" or "fixed:NAME" (always that algorithm, or its declared
- * fallback when it cannot serve a call); "rules:FILE", "auto[:RATIO]" or
- * "tune[:EXPLORE[,PERIOD]]" (chosen per call from the exchanged arrivals,
+ * fallback when it cannot serve a call); "rules:FILE" or "auto[:RATIO]" (chosen per call from the exchanged arrivals,
  * the same on every rank; every call then waits for its PAT exchange;
  * docs/policies.md); or NULL for the default of the op:
  * $PAPCOLL_<OP>_ALGORITHM, then the config file key <op>_algorithm, then the
@@ -223,7 +222,7 @@ papcoll_ctx_t *papcoll_ctx_from_comm(MPI_Comm comm);
  * ranks.  A failure on some ranks only (a rules file one node cannot read,
  * memory) fails the creation on every rank: those ranks return their own
  * error, the others PAPCOLL_ERR_AGREE.  The context's first site whose algorithm is flagged
- * PAPCOLL_F_MODEL, or whose policy is rules, auto or tune, measures the
+ * PAPCOLL_F_MODEL, or whose policy is rules or auto, measures the
  * alpha-beta-gamma model here (unless the options give it; docs/reduce.md).
  */
 int papcoll_site_create(papcoll_ctx_t *ctx, const char *name, papcoll_op_t op,
@@ -261,7 +260,7 @@ int papcoll_site_free(papcoll_site_t **site);
 
 /** Name of the algorithm the site's next call runs when its arguments are
  *  like the previous call's (the policy's choice after any fallback); for
- *  rules, auto and tune, which choose per call, the last call's. */
+ *  rules and auto, which choose per call, the last call's. */
 const char *papcoll_site_algo(const papcoll_site_t *site);
 
 /** Index of that algorithm within its operation. */
@@ -389,7 +388,7 @@ typedef struct {
     double exit;       /**< return from the collective */
     double predicted;  /**< predicted arrival offset of this rank (NaN: none) */
     int plan_iter;     /**< iteration whose exchange produced the plan */
-    double decision;   /**< seconds a data-dependent policy (rules, auto, tune) took to
+    double decision;   /**< seconds a data-dependent policy (rules, auto) took to
                             choose, after the exchange (0: fixed policy) */
     int algo;          /**< the algorithm the call ran (papcoll_algo_name) */
 } papcoll_timing_t;
@@ -466,11 +465,11 @@ typedef struct {
     int count;            /**< the same in elements of datatype, on rank 0's side */
     const char *datatype; /**< MPI name of rank 0's datatype at the site's first traced call */
     double plan_time;     /**< seconds rank 0 spent predicting and planning, plus the choice of a
-                               rules, auto or tune policy (NaN: no plan, fixed policy) */
+                               rules or auto policy (NaN: no plan, fixed policy) */
     int nranks;
     const papcoll_rank_record_t *ranks; /**< nranks entries, by rank */
     const char *detail;   /**< with reason: the policy's inputs as "key=value ..." text
-                               (rules, auto, tune: predicted spread, model time, gain, ...);
+                               (rules, auto: predicted spread, model time, gain, ...);
                                "" or NULL for a fixed policy (last, so that positional
                                initialisers of the fields above keep working) */
 } papcoll_record_t;

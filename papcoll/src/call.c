@@ -185,7 +185,7 @@ static int check_agreement(papcoll_site_t *site, const decision_t *d)
  * exits it carried.  Never a local clock.  snap NULL: no exchange (the
  * first call); pat: an explicit PAT, the prediction itself. */
 static void data_inputs(const papcoll_site_t *site, const papcoll__sig_t *sig, const double *pat,
-                        const papcoll__snap_t *snap, int observed_algo, papcoll__pin_t *in)
+                        const papcoll__snap_t *snap, papcoll__pin_t *in)
 {
     const papcoll_ctx_t *ctx = site->ctx;
     int P = ctx->size;
@@ -196,22 +196,16 @@ static void data_inputs(const papcoll_site_t *site, const papcoll__sig_t *sig, c
                            .has_monitor = ctx->has_monitor,
                            .seg = (double)ctx->segment_bytes,
                            .root = sig->root,
-                           .last_algo = observed_algo,
-                           .last_runtime = NAN,
-                           .last_spread = NAN,
                            .lag_noise = NAN};
     in->alpha = ctx->has_model ? ctx->model.v[PAPCOLL__M_ALPHA] : NAN;
     in->beta = ctx->has_model ? ctx->model.v[PAPCOLL__M_BETA] : NAN;
     in->gamma = ctx->has_model ? ctx->model.v[PAPCOLL__M_GAMMA] : NAN;
     in->xbeta = ctx->has_model ? ctx->model.v[PAPCOLL__M_XBETA] : NAN;
     in->ralpha = ctx->has_model ? papcoll__model_ralpha(&ctx->model) : NAN;
-    in->lag = site->has_thread ? 2 : 1;
     in->pred = pat != NULL ? pat : snap != NULL ? snap->pred : NULL;
     in->spread = in->pred != NULL ? papcoll__spread(in->pred, P, 1, NULL) : NAN;
     if (pat != NULL || snap == NULL)
         return; /* nothing observed */
-    in->last_spread = snap->spread;
-    in->last_runtime = snap->runtime;
     in->lag_noise = snap->lag_noise;
     in->noise = snap->noise;
     if (site->test_local_policy && isfinite(site->last_arrival)) /* the mutant tests/policy.sh must catch */
@@ -280,7 +274,7 @@ static int decide_data(papcoll_site_t *site, const papcoll__args_t *a, const dou
         site->timing.decision = site->edge_decision;
     } else {
         t0 = papcoll__mono();
-        data_inputs(site, &a->sig, pat, snap, seen, &in);
+        data_inputs(site, &a->sig, pat, snap, &in);
         papcoll__select_data(&site->policy, site->op, &a->sig, &in, &d->sel);
         site->timing.decision = papcoll__mono() - t0;
     }
@@ -301,7 +295,7 @@ int papcoll__preview(papcoll_site_t *site, const papcoll__sig_t *sig, papcoll__s
         return 1; /* a rank still short of its previous edge must not hold this one's computation */
     if ((rc = prev_exchange(site, &snap, &seen)) != PAPCOLL_OK)
         return rc;
-    data_inputs(site, sig, NULL, snap, seen, &in);
+    data_inputs(site, sig, NULL, snap, &in);
     memcpy(site->preview, &site->policy, sizeof *site->preview);
     papcoll__select_data(site->preview, site->op, sig, &in, sel);
     return PAPCOLL_OK;

@@ -14,7 +14,7 @@
  * the round alpha in place of alpha: where ranks share cores a round of all
  * ranks at once costs several ping-pong latencies (68-86 us against 26-35
  * on the emulated cluster, 8 ranks on 2 cores; docs/reduce.md, "The round
- * alpha").  The costs of the auto and tune policies use the round alpha
+ * alpha").  The costs of the auto policy use the round alpha
  * for the rounds of the reductions (the ring, recursive doubling and
  * halving, Clairvoyant's pipeline: policy.c) and alpha elsewhere.  Not
  * installed.

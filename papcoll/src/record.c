@@ -103,7 +103,7 @@ int papcoll__record_call(papcoll_site_t *site, const papcoll__args_t *a, int alg
     r->root = a->root;
     r->bytes = (double)a->bytes;
     r->count = count;
-    /* Predicting and planning, plus a per-call policy's choice (rules, auto, tune). */
+    /* Predicting and planning, plus a per-call policy's choice (rules, auto). */
     r->plan_time = a->plan != NULL && a->plan->has_pat ? a->plan->build_time : NAN;
     if (site->timing.decision > 0)
         r->plan_time = (isnan(r->plan_time) ? 0 : r->plan_time) + site->timing.decision;

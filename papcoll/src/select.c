@@ -12,28 +12,16 @@
 #include "algo.h"
 #include "select.h"
 
-/* "auto[:RATIO]", "tune[:EXPLORE[,PERIOD]]": the parameters. */
-static int parse_params(const char *p, papcoll__policy_t *out)
+/* "auto[:RATIO]": the ratio. */
+static int parse_ratio(const char *p, papcoll__policy_t *out)
 {
     char *end;
 
-    if (out->kind == PAPCOLL__POLICY_AUTO) {
-        out->acfg.ratio = 0.25;
-        if (*p == '\0')
-            return 0;
-        out->acfg.ratio = strtod(p, &end);
-        return *end == '\0' && out->acfg.ratio >= 0 ? 0 : -1;
-    }
-    out->tcfg = (papcoll__tune_cfg_t){1, 500, 5};
+    out->acfg.ratio = 0.25;
     if (*p == '\0')
         return 0;
-    out->tcfg.explore_calls = (int)strtol(p, &end, 10);
-    if (*end == ',')
-        out->tcfg.period = (int)strtol(end + 1, &end, 10);
-    return *end == '\0' && out->tcfg.explore_calls >= 1 && out->tcfg.explore_calls <= PAPCOLL__TUNE_WIN &&
-                   out->tcfg.period >= 0
-               ? 0
-               : -1;
+    out->acfg.ratio = strtod(p, &end);
+    return *end == '\0' && out->acfg.ratio >= 0 ? 0 : -1;
 }
 
 static int parse_data(papcoll_op_t op, const char *text, papcoll__policy_t *out)
@@ -49,15 +37,12 @@ static int parse_data(papcoll_op_t op, const char *text, papcoll__policy_t *out)
         snprintf(out->text, sizeof out->text, "%s", text);
         return (void)op, PAPCOLL_OK;
     }
-    out->kind = strncmp(text, "auto", 4) == 0 ? PAPCOLL__POLICY_AUTO : PAPCOLL__POLICY_TUNE;
+    out->kind = PAPCOLL__POLICY_AUTO;
     p = text + 4;
     if (*p == ':')
         p++;
-    else if (*p != '\0' || (p[-1] != ':' && 0))
-        return PAPCOLL_ERR_POLICY;
-    if (parse_params(p, out) != 0) {
-        snprintf(out->err, sizeof out->err,
-                 "policy '%s': bad parameters (auto[:RATIO], tune[:EXPLORE[,PERIOD]])", text);
+    if (parse_ratio(p, out) != 0) {
+        snprintf(out->err, sizeof out->err, "policy '%s': bad parameter (auto[:RATIO])", text);
         return PAPCOLL_ERR_POLICY;
     }
     snprintf(out->text, sizeof out->text, "%s", text);
@@ -72,15 +57,19 @@ int papcoll__policy_parse(papcoll_op_t op, const char *text, papcoll__policy_t *
     if (text == NULL)
         return PAPCOLL_ERR_POLICY;
     memset(out, 0, sizeof(*out));
-    if (strncmp(text, "rules:", 6) == 0 || strncmp(text, "auto", 4) == 0 || strncmp(text, "tune", 4) == 0) {
-        if (papcoll_algo_find(op, text) < 0 &&
-            (strchr(text, ':') || !strcmp(text, "auto") || !strcmp(text, "tune")))
-            return parse_data(op, text, out);
+    if (strncmp(text, "tune", 4) == 0 && (text[4] == '\0' || text[4] == ':')) {
+        snprintf(out->err, sizeof out->err,
+                 "policy '%s': no online tuner; generate rules from a trace "
+                 "(jobs/rules-table --from-trace TRACE.h5 > rules.conf) and run with rules:rules.conf",
+                 text);
+        return PAPCOLL_ERR_POLICY;
     }
+    if (strncmp(text, "rules:", 6) == 0 || strcmp(text, "auto") == 0 || strncmp(text, "auto:", 5) == 0)
+        return parse_data(op, text, out);
     if (strncmp(text, "fixed:", 6) == 0)
         name = text + 6;
     else if (strchr(text, ':') != NULL) {
-        snprintf(out->err, sizeof out->err, "unknown policy '%s' (fixed:NAME, NAME, rules:FILE, auto, tune)",
+        snprintf(out->err, sizeof out->err, "unknown policy '%s' (fixed:NAME, NAME, rules:FILE, auto[:RATIO])",
                  text);
         return PAPCOLL_ERR_POLICY;
     }
@@ -189,57 +178,7 @@ static int choose_auto(const papcoll__policy_t *p, papcoll_op_t op, const papcol
     return a.algo;
 }
 
-/* Tune's candidates (papcoll__tune_candidates), from the site's first call. */
-static void tune_start(papcoll__policy_t *p, papcoll_op_t op, const papcoll__pin_t *in, elig_t *e)
-{
-    int cand[PAPCOLL__TUNE_MAXC], n = papcoll__tune_candidates(op, in, eligible, e, cand), i;
-
-    for (i = 0; i < PAPCOLL__REGIMES; i++)
-        papcoll__tune_init(&p->tune[i], &p->tcfg, cand, n);
-    p->tune_ready = 1;
-    p->tune_warm = 0;
-    p->ndec = 0;
-}
-
-static int choose_tune(papcoll__policy_t *p, papcoll_op_t op, const papcoll__pin_t *in, elig_t *e,
-                       papcoll__selection_t *out)
-{
-    static const char *const why[] = {"first exploration", "periodic re-exploration",
-                                      "change point, re-exploration"};
-    papcoll__tune_t *t;
-    int algo, k, base, r, seen;
-    double t_model;
-
-    if (!p->tune_ready)
-        tune_start(p, op, in, e);
-    t_model = papcoll__model_time(op, in, eligible, e, &base);
-    seen = p->ndec >= in->lag && in->lag > 0 ? p->regime_hist[(p->ndec - in->lag) & 3] : -1;
-    if (seen >= 0 && in->last_algo >= 0) /* the observed call ran under this policy, in regime seen */
-        papcoll__tune_observe(
-            &p->tune[seen], in->last_algo,
-            papcoll__tune_warm(&p->tune_warm, &p->tune[seen], in->last_algo, in->last_runtime),
-            papcoll__regime_agrees(in, t_model, PAPCOLL__REGIME_RATIO, seen) ? in->last_spread : NAN);
-    r = papcoll__regime(in, t_model, PAPCOLL__REGIME_RATIO);
-    t = &p->tune[r];
-    if (p->ndec == 0)
-        papcoll__tune_first(t);
-    p->regime_hist[p->ndec++ & 3] = r;
-    algo = papcoll__tune_next(t);
-    for (k = 0; k < t->nc && t->cand[k] != algo; k++)
-        ;
-    snprintf(
-        out->detail, sizeof out->detail,
-        "policy=tune regime=%d phase=%s step=%d cost=%d explorations=%d last=%.3g spread=%.3g median=%.3g "
-        "ref=%.3g",
-        r, t->phase == PAPCOLL__TUNE_EXPLORE ? "explore" : "exploit", t->step, papcoll__tune_cost(t),
-        t->explorations, in->last_runtime, in->last_spread, k < t->nc ? papcoll__tune_median(t, k) : NAN,
-        t->ref);
-    snprintf(out->reason, sizeof out->reason, "policy %.96s: %s", p->text,
-             t->phase == PAPCOLL__TUNE_EXPLORE ? why[t->why] : "best recent median");
-    return algo;
-}
-
-void papcoll__select_data(papcoll__policy_t *policy, papcoll_op_t op, const papcoll__sig_t *sig,
+void papcoll__select_data(const papcoll__policy_t *policy, papcoll_op_t op, const papcoll__sig_t *sig,
                           const papcoll__pin_t *in, papcoll__selection_t *out)
 {
     elig_t e = {sig, in->P, in->has_monitor};
@@ -252,9 +191,6 @@ void papcoll__select_data(papcoll__policy_t *policy, papcoll_op_t op, const papc
         break;
     case PAPCOLL__POLICY_AUTO:
         algo = choose_auto(policy, op, in, &e, out);
-        break;
-    case PAPCOLL__POLICY_TUNE:
-        algo = choose_tune(policy, op, in, &e, out);
         break;
     default:
         papcoll__select(policy, op, sig, in->P, in->has_monitor, out);

@@ -10,8 +10,7 @@
  * hands over to its declared fallback, with the reason kept for the record.
  *
  * Policies (docs/policies.md): "fixed:NAME" (or just "NAME"), and the
- * data-dependent ones "rules:FILE", "auto[:RATIO]", "tune[:EXPLORE[,PERIOD]]",
- * which choose from values of the PAT exchange (policy.h) and make every
+ * data-dependent ones "rules:FILE" and "auto[:RATIO]", which choose from values of the PAT exchange (policy.h) and make every
  * call wait for it.
  */
 #ifndef PAPCOLL_SELECT_H
@@ -23,8 +22,7 @@
 typedef enum {
     PAPCOLL__POLICY_FIXED,
     PAPCOLL__POLICY_RULES,
-    PAPCOLL__POLICY_AUTO,
-    PAPCOLL__POLICY_TUNE
+    PAPCOLL__POLICY_AUTO
 } papcoll__policy_kind_t;
 
 #define PAPCOLL__DETAIL_MAX 240
@@ -36,13 +34,6 @@ typedef struct {
     char err[320];            /* why parsing failed ("FILE:LINE: ...") */
     papcoll__rules_t rules;   /* RULES */
     papcoll__auto_cfg_t acfg; /* AUTO */
-    papcoll__tune_cfg_t tcfg; /* TUNE */
-    papcoll__tune_t
-        tune[PAPCOLL__REGIMES]; /* TUNE: the site's state per regime (candidates set at its first call) */
-    int tune_ready;
-    unsigned tune_warm; /* TUNE: bit k, candidate k has run at the site (papcoll__tune_warm) */
-    int regime_hist[4]; /* TUNE: regime of decision n in slot n % 4 */
-    int ndec;           /* TUNE: decisions made */
 } papcoll__policy_t;
 
 /* The outcome of one selection. */
@@ -68,9 +59,8 @@ void papcoll__select(const papcoll__policy_t *policy, papcoll_op_t op, const pap
                      int has_monitor, papcoll__selection_t *out);
 
 /* A data-dependent policy's choice from shared inputs (in: P, has_monitor
- * and the exchanged values); TUNE first takes in's observation of the
- * previous call into its state.  Pure given policy's state. */
-void papcoll__select_data(papcoll__policy_t *policy, papcoll_op_t op, const papcoll__sig_t *sig,
+ * and the exchanged values).  Pure. */
+void papcoll__select_data(const papcoll__policy_t *policy, papcoll_op_t op, const papcoll__sig_t *sig,
                           const papcoll__pin_t *in, papcoll__selection_t *out);
 
 #endif

@@ -233,7 +233,7 @@ int papcoll_site_free(papcoll_site_t **psite)
 
 /* The algorithm the next call runs if its signature is the previous
  * call's (before the first call: the policy's, before its restrictions on
- * operations are known); for rules, auto and tune the last call's. */
+ * operations are known); for rules and auto the last call's. */
 static int current_algo(const papcoll_site_t *site)
 {
     papcoll__selection_t s;
@@ -406,7 +406,7 @@ int papcoll_edge(papcoll_site_t *site, double fraction)
     t0 = papcoll__mono();
     data = sig != NULL && papcoll__policy_uses_data(&site->policy) &&
            papcoll__preview(site, sig, &s) == PAPCOLL_OK;
-    if (data && site->policy.kind != PAPCOLL__POLICY_TUNE) { /* tune's choice updates its state: the call's */
+    if (data) {
         site->edge_sel = s;
         site->edge_sig = *sig;
         site->edge_call = site->calls;

@@ -96,8 +96,6 @@ typedef struct {
                 * goes to the coordinator alone) */
     int pre;   /* the rank ordered before it reported (whole values: to send to the root;
                 * streamed: its FROM and TO), or -1 */
-    int ahead; /* whole values: the rank ordered to send to the root before the root
-                * reported (papcoll__dyn_ahead), until the root's report; or -1 */
     /* 1 once the coordinator (monitor thread) handed this state to the
      * root's foreground: the release/acquire pair that orders the two
      * threads' accesses (the HANDOVER message also does, inside MPI) */
@@ -134,8 +132,7 @@ typedef struct {
 void papcoll__dyn_reset(papcoll__dyn_t *c, papcoll__dyn_policy_t policy, int root);
 /* Rank q is idle; 1 with *out when that makes a pairing, else 0.  Once
  * the last pairing is decided ahead (papcoll__dyn_last), the root's report
- * returns it and the last rank's is only counted; after papcoll__dyn_ahead,
- * the root's first report returns X -> root. */
+ * returns it and the last rank's is only counted. */
 int papcoll__dyn_ready(papcoll__dyn_t *c, int q, papcoll__dyn_pair_t *out);
 /*
  * Whole values: the last pairing decided before its sender reports.  When
@@ -147,19 +144,6 @@ int papcoll__dyn_ready(papcoll__dyn_t *c, int q, papcoll__dyn_pair_t *out);
  * a READY/ORDER round trip.  Else 0.
  */
 int papcoll__dyn_last(papcoll__dyn_t *c, papcoll__dyn_pair_t *out);
-/*
- * Whole values, Tree-dyn (ANY): the same, before the root reports.  When
- * every rank but the root and one rank L has reported and their values are
- * one, held by X idle in the slot (P - 3 pairings), the rules can only end
- * with X's value and L's at the root, which never sends: 1 with X -> root
- * in out[0] and L -> root (final) in out[1], both decided now, so that X
- * sends at once and L on arrival, and the root finds them on their way
- * when it comes (the root's report returns out[0] again, the one after it
- * out[1]).  Else 0.  It adds nothing when the root comes first (then
- * papcoll__dyn_last); without it the root, arriving among the last two,
- * first had to order X, and X's whole value crossed after the root came.
- */
-int papcoll__dyn_ahead(papcoll__dyn_t *c, papcoll__dyn_pair_t out[2]);
 /* Whether READYs of this call are still to come. */
 int papcoll__dyn_expects(const papcoll__dyn_t *c);
 /*

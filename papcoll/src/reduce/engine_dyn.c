@@ -54,12 +54,6 @@
  *   and TO, its predecessor its TO L and the root its FROM L (marked late):
  *   L's input stream is on its way before L comes, and L's READY, which
  *   gives no order, is taken by the root's foreground.
- * AHEAD (whole values, ANY): before the root reports, once every other
- *   rank but one, L, has and their values are one, held by X idle in the
- *   slot, the rules can only end with X and L sending to the root: the
- *   monitor thread orders both at once (papcoll__dyn_ahead), X's pieces
- *   wait at the root, and the root's report gets X's pairing in its
- *   HANDOVER (X already ordered) and L's after it.
  * PIECES (whole values, dense): a value travels in messages of at most
  *   segment_bytes (under Open MPI's eager limit by default), so that no
  *   pairing waits for a rendezvous round trip; the receiver of a pairing
@@ -560,7 +554,7 @@ void papcoll__dyn_reset(papcoll__dyn_t *c, papcoll__dyn_policy_t policy, int roo
 
     c->policy = policy;
     c->root = root;
-    c->slot = c->pre = c->ahead = -1;
+    c->slot = c->pre = -1;
     c->pairs = c->nseen = 0;
     atomic_store_explicit(&c->handed, 0, memory_order_relaxed);
     for (r = 0; r < c->P; r++) {
@@ -632,11 +626,6 @@ int papcoll__dyn_ready(papcoll__dyn_t *c, int q, papcoll__dyn_pair_t *out)
 
     c->nseen += !c->seen[q];
     c->seen[q] = 1;
-    if (q == c->root && c->ahead >= 0) { /* papcoll__dyn_ahead: X's value is on its way */
-        *out = (papcoll__dyn_pair_t){c->ahead, c->root, 1, 0};
-        c->ahead = -1;
-        return 1;
-    }
     if (c->pre >= 0) { /* the last pairing is decided: the root takes it */
         if (q == c->root)
             last_pair(c, out);
@@ -660,24 +649,6 @@ int papcoll__dyn_last(papcoll__dyn_t *c, papcoll__dyn_pair_t *out)
     c->pairs++;
     c->slot = -1; /* the root, if it waited there */
     last_pair(c, out);
-    return 1;
-}
-
-int papcoll__dyn_ahead(papcoll__dyn_t *c, papcoll__dyn_pair_t out[2])
-{
-    int r;
-
-    if (c->policy != PAPCOLL__DYN_ANY || c->pre >= 0 || c->P < 3 || c->seen[c->root] ||
-        c->nseen != c->P - 2 || c->pairs != c->P - 3 || c->slot < 0)
-        return 0;
-    for (r = 0; c->seen[r] || r == c->root; r++)
-        ;
-    c->ahead = c->slot;
-    c->slot = -1;
-    c->pre = r;
-    c->pairs += 2;
-    out[0] = (papcoll__dyn_pair_t){c->ahead, c->root, 1, 0};
-    last_pair(c, &out[1]);
     return 1;
 }
 
@@ -744,17 +715,14 @@ int papcoll__red_dyn_coordinator(papcoll_site_t *site, const papcoll__plan_t *pl
     if (plan->xowner != &owner || c->P != P)
         return PAPCOLL_ERR_STATE; /* the planner did not run (cannot happen with a plan) */
     papcoll__dyn_reset(c, policy, root);
-    /* after papcoll__dyn_ahead every pairing is made before the root reports */
-    while (rc == PAPCOLL_OK && (c->pairs < P - 1 || (stream == 0 && !c->seen[root]))) {
+    while (rc == PAPCOLL_OK && c->pairs < P - 1) {
         if ((rc = next_ready(site->comm, tag, &q, &S)) != PAPCOLL_OK)
             break;
         if (stream < 0) /* every participant reports the same segment count */
             stream = policy == PAPCOLL__DYN_ANY && papcoll__dyn_streams(P, S);
         if (q == root) { /* the root came: its foreground coordinates on */
-            int ordered = c->ahead >= 0; /* that sender has its ORDER */
-
             pr = (papcoll__dyn_pair_t){-1, root, 0, 0};
-            if (!stream && papcoll__dyn_ready(c, q, &pr) && !ordered)
+            if (!stream && papcoll__dyn_ready(c, q, &pr))
                 rc = order(site->comm, pr.snd, ORD_SEND, pr.rcv, 0, 0);
             atomic_store_explicit(&c->handed, 1, memory_order_release);
             return rc ? rc : order(site->comm, root, ORD_HANDOVER, pr.snd, pr.left, pr.final);
@@ -762,16 +730,9 @@ int papcoll__red_dyn_coordinator(papcoll_site_t *site, const papcoll__plan_t *pl
         if (stream) {
             for (n = papcoll__dyn_stream_ready(c, q, o), i = 0; i < n && rc == PAPCOLL_OK; i++)
                 rc = order(site->comm, o[i].dst, o[i].kind, o[i].peer, o[i].late, 0);
-        } else {
-            papcoll__dyn_pair_t two[2];
-
-            if (papcoll__dyn_ready(c, q, &pr) &&
-                (rc = order(site->comm, pr.rcv, ORD_RECV, pr.snd, pr.left, pr.final)) == PAPCOLL_OK)
-                rc = order(site->comm, pr.snd, ORD_SEND, pr.rcv, 0,
-                           0); /* the receiver first: it posts sooner */
-            if (rc == PAPCOLL_OK && papcoll__dyn_ahead(c, two) &&
-                (rc = order(site->comm, two[0].snd, ORD_SEND, root, 0, 0)) == PAPCOLL_OK)
-                rc = order(site->comm, two[1].snd, ORD_SEND, root, 0, 0);
+        } else if (papcoll__dyn_ready(c, q, &pr) &&
+                   (rc = order(site->comm, pr.rcv, ORD_RECV, pr.snd, pr.left, pr.final)) == PAPCOLL_OK) {
+            rc = order(site->comm, pr.snd, ORD_SEND, pr.rcv, 0, 0); /* the receiver first: it posts sooner */
         }
     }
     /* streamed, every non-root but at most one reported before the root:

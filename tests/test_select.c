@@ -9,7 +9,6 @@
 
 #include "papcoll.h"
 #include "policy.h"
-#include "sched/wring.h"
 #include "select.h"
 #include "unit.h"
 
@@ -238,8 +237,7 @@ static void test_auto(void)
 }
 
 /* Allreduce: recursive doubling for small vectors, Rabenseifner for large
- * ones, weighted_ring (sorted_ring beyond PAPCOLL__WRING_MAX_P ranks) under
- * a large predicted imbalance where the chain's pipeline after the latest
+ * ones, sorted_ring under a large predicted imbalance where the chain's pipeline after the latest
  * rank is shorter than the base. */
 static void test_auto_allreduce(void)
 {
@@ -263,12 +261,11 @@ static void test_auto_allreduce(void)
     in.spread = 0.05;
     papcoll__auto_choose(AR, &in, &cfg, all_ok, NULL, &o);
     /* N = 16: the base 50 ms + t_base against 50 ms + (16 + 8 - 1)(a + 64 KiB (b + g)) */
-    check(o.algo == A(AR, "weighted_ring") && fabs(o.gain - (o.t_base - 23 * (50e-6 + 65536 * 9e-9))) < 1e-12,
-          "allreduce 1 MiB, 50 ms spread: weighted_ring, got %s gain %g", papcoll_algo_name(AR, o.algo),
+    check(o.algo == A(AR, "sorted_ring") && fabs(o.gain - (o.t_base - 23 * (50e-6 + 65536 * 9e-9))) < 1e-12,
+          "allreduce 1 MiB, 50 ms spread: sorted_ring, got %s gain %g", papcoll_algo_name(AR, o.algo),
           o.gain);
-    /* Beyond the ranks weighted_ring plans for, the chain itself (16 MiB
-     * and 0.5 s: the chain's balanced 2N + P - 2 steps must not bind). */
-    in.P = PAPCOLL__WRING_MAX_P + 1;
+    /* 16 MiB and 0.5 s: the chain's balanced 2N + P - 2 steps must not bind. */
+    in.P = 17;
     in.bytes = 16 << 20;
     in.spread = 0.5;
     papcoll__auto_choose(AR, &in, &cfg, all_ok, NULL, &o);
@@ -350,14 +347,14 @@ static void test_auto_round_alpha(void)
     papcoll__auto_choose(AR, &in, &cfg, all_ok, NULL, &o);
     check(o.algo == A(AR, "ring"), "allreduce 1 MiB, round alpha: ring, got %s",
           papcoll_algo_name(AR, o.algo));
-    /* weighted_ring's chain streams (alpha per segment): under 8 ms of
+    /* sorted_ring's chain streams (alpha per segment): under 8 ms of
      * spread it gains over the ring at 1 MiB (measured: 23.6 against 26.1
      * ms under uniform 10 ms), not at 256 KiB (16.8 against 14.4). */
     in.spread = 8e-3;
     papcoll__auto_choose(AR, &in, &cfg, all_ok, NULL, &o);
-    check(o.algo == A(AR, "weighted_ring") &&
+    check(o.algo == A(AR, "sorted_ring") &&
               fabs(o.gain - (8e-3 + o.t_base - 38 * (a + 65536 * (b + g)))) < 1e-9,
-          "allreduce 1 MiB, 8 ms spread: weighted_ring by its chain's streaming steps, got %s gain %g",
+          "allreduce 1 MiB, 8 ms spread: sorted_ring by its chain's streaming steps, got %s gain %g",
           papcoll_algo_name(AR, o.algo), o.gain);
     in.bytes = 256 << 10;
     papcoll__auto_choose(AR, &in, &cfg, all_ok, NULL, &o);

@@ -12,7 +12,6 @@
 
 #include "policy.h"
 #include "reduce/engine.h"
-#include "sched/wring.h"
 
 /* ---- cost model (Hockney alpha-beta plus gamma per combined byte) ------ */
 
@@ -179,17 +178,14 @@ static int sorted_row(papcoll_op_t op, int base)
     return -1;
 }
 
-int papcoll__sorted_of(papcoll_op_t op, int base, int commutative, int bg, int P)
+int papcoll__sorted_of(papcoll_op_t op, int base, int commutative, int bg)
 {
     int r;
 
     if (op == PAPCOLL_OP_REDUCE)
         return papcoll_algo_find(op, commutative ? (bg ? "treedyn" : "clairvoyant") : "noncommut_treedyn");
-    if (op == PAPCOLL_OP_ALLREDUCE) /* no ORDERED allreduce plans from the prediction; weighted_ring
-                                       plans its blocks up to PAPCOLL__WRING_MAX_P ranks */
-        return commutative
-                   ? papcoll_algo_find(op, P <= PAPCOLL__WRING_MAX_P ? "weighted_ring" : "sorted_ring")
-                   : -1;
+    if (op == PAPCOLL_OP_ALLREDUCE) /* no ORDERED allreduce plans from the prediction */
+        return commutative ? papcoll_algo_find(op, "sorted_ring") : -1;
     r = sorted_row(op, base);
     return r < 0 ? -1 : papcoll_algo_find(op, bg ? sorted_tab[r].bg : sorted_tab[r].fg);
 }
@@ -278,10 +274,7 @@ static double port_queue(const papcoll__pin_t *in, double start, int ordered, do
  * hops of the result ring, (N + P - 1)(alpha + n/N (beta + gamma)), no
  * earlier than the ring's balanced (2N + P - 2) such steps: alpha, not the
  * round alpha, since both stream their segments, several in flight, rather
- * than step in rounds (as weighted_ring's planner prices them).  weighted_ring
- * gets the same time: its planner never plans longer than that chain or
- * the ring in its port model (sched/wring.h), so auto switches where it
- * switched to sorted_ring, and the gain it reports is a lower bound. */
+ * than step in rounds. */
 static int pat_times(papcoll_op_t op, int base, int s, const papcoll__pin_t *in, double imb, double t_base,
                      double *tb, double *ts)
 {
@@ -296,7 +289,7 @@ static int pat_times(papcoll_op_t op, int base, int s, const papcoll__pin_t *in,
         return 1;
     }
     *tb = imb + t_base;
-    if (is(op, s, "sorted_ring") || is(op, s, "weighted_ring")) {
+    if (is(op, s, "sorted_ring")) {
         *ts = fmax(
             pipeline(segments(in->bytes, in) + in->P - 1, in->bytes, in, in->alpha, in->beta + in->gamma, 1),
             imb + pipeline(in->P, in->bytes, in, in->alpha, in->beta + in->gamma, 1));
@@ -378,7 +371,7 @@ void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, const papco
          * pairing of treedyn was the faster reduce in every phase measured
          * where it streams (docs/policies.md, "reduce"); the model prices
          * neither. */
-        s = papcoll__sorted_of(op, out->base, in->commutative, 1, in->P);
+        s = papcoll__sorted_of(op, out->base, in->commutative, 1);
         if (op == PAPCOLL_OP_REDUCE && in->has_monitor && in->pred != NULL && out->ratio >= cfg->ratio &&
             s >= 0 && ok(op, s, arg) && spread_out(in) && treedyn_streams(in)) {
             out->algo = s;
@@ -389,9 +382,9 @@ void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, const papco
     /* A bcast below the ratio threshold: the foreground variant, whose tree
      * or chain is the base's own (docs/policies.md, "bcast"). */
     bg = in->has_monitor && !(op == PAPCOLL_OP_BCAST && out->ratio < cfg->ratio);
-    s = papcoll__sorted_of(op, out->base, in->commutative, bg, in->P);
+    s = papcoll__sorted_of(op, out->base, in->commutative, bg);
     if (s < 0 || !ok(op, s, arg)) /* the foreground variant when the background one cannot run */
-        s = papcoll__sorted_of(op, out->base, in->commutative, 0, in->P);
+        s = papcoll__sorted_of(op, out->base, in->commutative, 0);
     if (s < 0 || !ok(op, s, arg))
         return;
     port = pat_times(op, out->base, s, in, imb, out->t_base, &slow_base, &slow_sorted);

@@ -45,9 +45,9 @@ double papcoll__imbalance(const papcoll__pin_t *in);
 /* Modelled time of algo on balanced arrivals (s); NaN: the model has no
  * formula for algo (auto never picks it; rules may). */
 double papcoll__cost(papcoll_op_t op, int algo, const papcoll__pin_t *in);
-/* The PAP-aware counterpart of a base algorithm on P ranks (-1: none); bg:
+/* The PAP-aware counterpart of a base algorithm (-1: none); bg:
  * prefer the variant with a background part. */
-int papcoll__sorted_of(papcoll_op_t op, int base, int commutative, int bg, int P);
+int papcoll__sorted_of(papcoll_op_t op, int base, int commutative, int bg);
 
 /* ---- rules ------------------------------------------------------------ */
 #define PAPCOLL__RULES_MAX 64

@@ -1,6 +1,6 @@
 /*
  * paptrace policy: the policy benchmark's analysis (issue 13,
- * docs/results/policy-bench.md) of a papbench trace whose run replayed a
+ * docs/results/policies.md) of a papbench trace whose run replayed a
  * phase-marked file (paptrace synth, or any replay file with
  * "# phase I KIND ..." comment lines).
  *

@@ -1,7 +1,7 @@
 /*
  * paptrace synth: a designed, phase-alternating arrival pattern as
  * papbench's replay file (--pattern replay:FILE, docs/papbench.md), the
- * workload of the policy benchmark (issue 13, docs/results/policy-bench.md).
+ * workload of the policy benchmark (issue 13, docs/results/policies.md).
  *
  * --phases is a list of KIND:N items, N rows (iterations) each, in order:
  *   balanced     every delay 0

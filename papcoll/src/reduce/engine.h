@@ -18,9 +18,8 @@
 #ifndef PAPCOLL_REDUCE_ENGINE_H
 #define PAPCOLL_REDUCE_ENGINE_H
 
-#include <stdatomic.h>
-
 #include "algo.h"
+#include "sched/dyn.h"
 
 /*
  * Combines x into acc, n elements: acc := x (op) acc when x holds the
@@ -81,89 +80,12 @@ int papcoll__red_radix_engine(const papcoll__args_t *a, char *work, int me, cons
 
 /*
  * Arrival-driven pairing (Benoit et al. 2013, Tree-dyn and
- * Non-Commut-Tree-dyn).  Participants (every rank's foreground, the root's
- * too) report each time they are idle; the coordinator, the background part
- * in the root's monitor thread, pairs idle ranks as they report and tells
- * one to send its value, the other to receive and combine.
+ * Non-Commut-Tree-dyn; the rules in sched/dyn.h).  Participants (every
+ * rank's foreground, the root's too) report each time they are idle; the
+ * coordinator, the background part in the root's monitor thread, pairs idle
+ * ranks as they report and tells one to send its value, the other to
+ * receive and combine.
  */
-typedef enum { PAPCOLL__DYN_ANY, PAPCOLL__DYN_NEIGHBOUR } papcoll__dyn_policy_t;
-
-/* The coordinator's state: plan data (6 P ints), the pairing rules pure
- * (tests/test_reduce.c drives them without MPI). */
-typedef struct {
-    int P, root, slot, pairs;
-    int nseen; /* ranks that reported at least once (streamed: non-roots; the root's report
-                * goes to the coordinator alone) */
-    int pre;   /* the rank ordered before it reported (whole values: to send to the root;
-                * streamed: its FROM and TO), or -1 */
-    /* 1 once the coordinator (monitor thread) handed this state to the
-     * root's foreground: the release/acquire pair that orders the two
-     * threads' accesses (the HANDOVER message also does, inside MPI) */
-    atomic_int handed;
-    papcoll__dyn_policy_t policy;
-    int *hi;     /* [lo]: end of the live range starting at lo, -1: none */
-    int *lo_of;  /* [e]: start of the live range ending at e (hi = e + 1) */
-    int *holder; /* [lo]: rank holding the range's value */
-    int *idle;   /* [lo]: its holder waits for an order */
-    int *range;  /* [rank]: start of the range the rank holds */
-    int *seen;   /* [rank]: it reported at least once */
-} papcoll__dyn_t;
-
-/* Bytes of a coordinator's state for P ranks, and its arrays laid out
- * after the struct at c (c->P = P). */
-size_t papcoll__dyn_bytes(int P);
-void papcoll__dyn_layout(papcoll__dyn_t *c, int P);
-
-/* One pairing: snd gives its value to rcv, which combines it on the left
- * (left: snd's value is the lower operand) or the right; final: the last. */
-typedef struct {
-    int snd, rcv, left, final;
-} papcoll__dyn_pair_t;
-
-/* A streamed pairing's instruction to dst: FROM (your input stream comes
- * from peer, -1: none) or TO (send your stream to peer); late (the root's
- * FROM only): peer was ordered ahead, and its READY is the root's to take. */
-enum { PAPCOLL__DYN_FROM = 3, PAPCOLL__DYN_TO = 4 };
-typedef struct {
-    int dst, kind, peer, late;
-} papcoll__dyn_order_t;
-
-/* A new reduction at root (every rank busy, holding its own value). */
-void papcoll__dyn_reset(papcoll__dyn_t *c, papcoll__dyn_policy_t policy, int root);
-/* Rank q is idle; 1 with *out when that makes a pairing, else 0.  Once
- * the last pairing is decided ahead (papcoll__dyn_last), the root's report
- * returns it and the last rank's is only counted. */
-int papcoll__dyn_ready(papcoll__dyn_t *c, int q, papcoll__dyn_pair_t *out);
-/*
- * Whole values: the last pairing decided before its sender reports.  When
- * the root has reported, every value but the root's and one rank L's has
- * been sent or is on its way to the root (P - 2 pairings), and L has not
- * reported, then Tree-dyn's rules (either policy) can only end with L
- * sending to the root: 1 with that pairing (final) in *out, once, so that
- * the coordinator orders L before it comes and L sends on arrival, without
- * a READY/ORDER round trip.  Else 0.
- */
-int papcoll__dyn_last(papcoll__dyn_t *c, papcoll__dyn_pair_t *out);
-/* Whether READYs of this call are still to come. */
-int papcoll__dyn_expects(const papcoll__dyn_t *c);
-/*
- * Whether treedyn streams a value of S segments among P ranks: when the
- * chain's balanced pipeline of about S + P - 1 segment hops is shorter than
- * Tree-dyn's ceil(log2 P) whole transfers of S segments each, i.e.
- * S (ceil(log2 P) - 1) > P - 1 (P = 8: S >= 4; never for P <= 2).
- */
-int papcoll__dyn_streams(int P, int S);
-/*
- * Streamed (ANY when papcoll__dyn_streams): non-root q reported; fills out
- * with the orders to send, in that order, and returns how many (0-6).
- * When only one non-root L is left to report (P >= 3), its place is known,
- * last in the chain, so the orders include L's FROM and TO, the root's FROM
- * (late) and the TO of L's predecessor: L's input is on its way before it
- * comes, and its own READY then gives no orders.
- */
-#define PAPCOLL__DYN_MAXORD 6
-int papcoll__dyn_stream_ready(papcoll__dyn_t *c, int q, papcoll__dyn_order_t out[PAPCOLL__DYN_MAXORD]);
-
 int papcoll__red_dyn_participant(const papcoll__args_t *a, papcoll__dyn_policy_t policy);
 /* The coordinator of a reduction to root with the state of plan (the
  * site's own plan, or a composite allreduce's reduce part).  The call's
@@ -171,6 +93,6 @@ int papcoll__red_dyn_participant(const papcoll__args_t *a, papcoll__dyn_policy_t
 int papcoll__red_dyn_coordinator(papcoll_site_t *site, const papcoll__plan_t *plan, int root,
                                  papcoll__dyn_policy_t policy);
 /* Their planner (red_dyn in algos.def) allocates the coordinator's state
- * (papcoll__dyn_bytes) as plan data on a site's first plan: the only NOMEM point. */
+ * (sched/dyn.h) as plan data on a site's first plan: the only NOMEM point. */
 
 #endif

@@ -11,24 +11,14 @@
  * Coordinator: the background part of the call's root, in its monitor
  * thread, so it serves READYs while the root's application thread still
  * computes; with whole values, the root's own foreground from its arrival
- * on (HANDOVER, below).  It takes READYs in arrival order and pairs idle
- * ranks:
- *   ANY (Tree-dyn): one slot.  A READY finds the slot empty: the rank waits
- *     there; else the slot's rank and the newcomer are paired, the newcomer
- *     sends (Benoit: "it sends its value to the processor that was in the
- *     slot").  Commutative operations only.
- *   NEIGHBOUR (Non-Commut-Tree-dyn): every value is the product of a range
- *     of ranks [lo, hi); a READY is paired with an idle holder of the range
- *     just below (preferred) or just above, else waits.  Ranges only merge
- *     with their neighbours, the lower one on the left: rank order is kept.
- *   ANY, streamed (when papcoll__dyn_streams; docs/reduce.md says why): the
- *     slot's rank streams its value, segment by segment as it combines
- *     them, to the newcomer, which takes the slot at once; the root stays
- *     out, and the last non-root streams to it.  The non-roots form a
- *     chain in report order: each gets FROM (whose stream it takes, none
- *     for the first) and, when the next reporter comes, TO; the root only
- *     FROM the last.  The first READY's segment count (the same on every
- *     rank) tells the coordinator which rules apply.
+ * on (HANDOVER, below).  It takes READYs in arrival order and orders what
+ * the pairing rules of sched/dyn.h decide: ANY (Tree-dyn's slot), NEIGHBOUR
+ * (Non-Commut-Tree-dyn's neighbouring ranges) or, for ANY when
+ * papcoll__dyn_streams (docs/reduce.md says why), the streamed chain, whose
+ * ranks get FROM (whose stream to take) and TO (where to stream) instead
+ * of SEND and RECV; the first READY's segment count (the same on every
+ * rank) tells the coordinator which rules apply.
+ *
  * SPARSE (both policies, both modes): with the site's identity (sparse.h)
  *   values and segments travel run-length encoded around it; a whole
  *   value's receiver learns its size with MPI_Probe (the coordinating
@@ -44,16 +34,13 @@
  *   measured difference).  Streamed, the root reports too (only to be
  *   told HANDOVER, or its FROM when every non-root came first; the
  *   coordinator then still takes that READY, so none is left over).
- * LAST (whole values, both policies): once the root has reported and only
- *   its value and that of one rank that has not reported are left (P - 2
- *   pairings made), the rules can only end with that rank sending to the
- *   root, so the root's foreground orders it at once (papcoll__dyn_last):
- *   it sends on arrival, without a READY/ORDER round trip, and its READY
- *   is only taken.  Streamed, once one non-root L is left to report, the
- *   chain can only end with L, so the report before L's gives L its FROM
- *   and TO, its predecessor its TO L and the root its FROM L (marked late):
- *   L's input stream is on its way before L comes, and L's READY, which
- *   gives no order, is taken by the root's foreground.
+ * LAST (sched/dyn.h): once the rules know the last pairing before its
+ *   sender L reports, the root's foreground orders L at once
+ *   (papcoll__dyn_last): it sends on arrival, without a READY/ORDER round
+ *   trip, and its READY is only taken.  Streamed, the report before L's
+ *   gives L its FROM and TO, its predecessor its TO L and the root its FROM
+ *   L (marked late): L's input stream is on its way before L comes, and L's
+ *   READY, which gives no order, is taken by the root's foreground.
  * PIECES (whole values, dense): a value travels in messages of at most
  *   segment_bytes (under Open MPI's eager limit by default), so that no
  *   pairing waits for a rendezvous round trip; the receiver of a pairing
@@ -83,6 +70,7 @@
  * a changed root drains the started part first, call.c).
  */
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,32 +84,25 @@ enum { ORD_SEND = 1, ORD_RECV = 2, ORD_HANDOVER = 5 };
 
 static const char owner; /* marks the plan data as the coordinator's */
 
-size_t papcoll__dyn_bytes(int P)
-{
-    return sizeof(papcoll__dyn_t) + 6 * (size_t)P * sizeof(int);
-}
-
-void papcoll__dyn_layout(papcoll__dyn_t *c, int P)
-{
-    c->P = P;
-    c->hi = (int *)(c + 1);
-    c->lo_of = c->hi + P;
-    c->holder = c->lo_of + P;
-    c->idle = c->holder + P;
-    c->range = c->idle + P;
-    c->seen = c->range + P;
-}
+/* The coordinator's plan data: the pairing state, and 1 in handed once the
+ * coordinator (monitor thread) handed it to the root's foreground: the
+ * release/acquire pair that orders the two threads' accesses (the HANDOVER
+ * message also does, inside MPI).  The state's arrays follow the struct. */
+typedef struct {
+    atomic_int handed;
+    papcoll__dyn_t s;
+} coord_t;
 
 int papcoll__plan_red_dyn(papcoll__plan_t *plan, const papcoll__plan_in_t *in)
 {
-    papcoll__dyn_t *c = papcoll__plan_xdata(plan, &owner);
+    coord_t *c = papcoll__plan_xdata(plan, &owner);
 
     plan->has_tree = 0;
-    if (c != NULL && c->P == in->P)
+    if (c != NULL && c->s.P == in->P)
         return PAPCOLL_OK;
-    if ((c = malloc(papcoll__dyn_bytes(in->P))) == NULL)
+    if ((c = malloc(sizeof(*c) + PAPCOLL__DYN_INTS(in->P) * sizeof(int))) == NULL)
         return PAPCOLL_ERR_NOMEM; /* the site's first plan only */
-    papcoll__dyn_layout(c, in->P);
+    papcoll__dyn_init(&c->s, in->P, (int *)(c + 1));
     papcoll__plan_xdata_set(plan, &owner, c, free);
     return PAPCOLL_OK;
 }
@@ -234,11 +215,11 @@ static int merge_op(void *arg, char *lo, char *hi, size_t len)
  * foreground (acquire: the monitor thread's writes are visible), else NULL. */
 static papcoll__dyn_t *handed_state(const papcoll__args_t *a)
 {
-    papcoll__dyn_t *c = a->plan->xdata;
+    coord_t *c = a->plan->xdata;
 
     if (a->plan->xowner != &owner || c == NULL || !atomic_load_explicit(&c->handed, memory_order_acquire))
         return NULL;
-    return c;
+    return &c->s;
 }
 
 /* Posts the receive of the next READY of this call (tag) as *rq. */
@@ -548,172 +529,22 @@ int papcoll__red_dyn_participant(const papcoll__args_t *a, papcoll__dyn_policy_t
 
 /* ------------------------------------------------------------ coordinator */
 
-void papcoll__dyn_reset(papcoll__dyn_t *c, papcoll__dyn_policy_t policy, int root)
-{
-    int r;
-
-    c->policy = policy;
-    c->root = root;
-    c->slot = c->pre = -1;
-    c->pairs = c->nseen = 0;
-    atomic_store_explicit(&c->handed, 0, memory_order_relaxed);
-    for (r = 0; r < c->P; r++) {
-        c->hi[r] = r + 1;
-        c->lo_of[r] = c->holder[r] = c->range[r] = r;
-        c->idle[r] = c->seen[r] = 0;
-    }
-}
-
-/* Tree-dyn: one slot; the newcomer sends, unless it is the root. */
-static int any_ready(papcoll__dyn_t *c, int q, papcoll__dyn_pair_t *out)
-{
-    int s = c->slot;
-
-    if (s < 0) {
-        c->slot = q;
-        return 0;
-    }
-    c->slot = -1;
-    out->snd = q == c->root ? s : q;
-    out->rcv = q == c->root ? q : s;
-    out->left = 1; /* commutative: the cheaper side */
-    return 1;
-}
-
-/* Merges the idle ranges starting at A (below) and B (above); the range
- * holding the root receives, else the upper one (the incoming value is then
- * its left operand: no copy). */
-static int merge(papcoll__dyn_t *c, int A, int B, papcoll__dyn_pair_t *out)
-{
-    int top = c->hi[B], upper_gets = !(c->root >= A && c->root < B);
-
-    out->rcv = upper_gets ? c->holder[B] : c->holder[A];
-    out->snd = upper_gets ? c->holder[A] : c->holder[B];
-    out->left = upper_gets;
-    c->hi[A] = top;
-    c->lo_of[top - 1] = A;
-    c->hi[B] = -1;
-    c->idle[A] = c->idle[B] = 0;
-    c->holder[A] = out->rcv;
-    c->range[out->rcv] = A;
-    return 1;
-}
-
-/* Non-Commut-Tree-dyn: pair with an idle neighbouring range, the lower first. */
-static int neighbour_ready(papcoll__dyn_t *c, int q, papcoll__dyn_pair_t *out)
-{
-    int lo = c->range[q], hi = c->hi[lo];
-
-    c->idle[lo] = 1;
-    if (lo > 0 && c->idle[c->lo_of[lo - 1]])
-        return merge(c, c->lo_of[lo - 1], lo, out);
-    if (hi < c->P && c->idle[hi])
-        return merge(c, lo, hi, out);
-    return 0;
-}
-
-/* The pairing decided ahead: the last rank sends to the root. */
-static void last_pair(const papcoll__dyn_t *c, papcoll__dyn_pair_t *out)
-{
-    /* NEIGHBOUR: the root's range is every rank but pre, so pre is rank 0
-     * (its value the left operand) or P - 1 */
-    *out = (papcoll__dyn_pair_t){c->pre, c->root, c->policy == PAPCOLL__DYN_ANY || c->pre < c->root, 1};
-}
-
-int papcoll__dyn_ready(papcoll__dyn_t *c, int q, papcoll__dyn_pair_t *out)
-{
-    int paired;
-
-    c->nseen += !c->seen[q];
-    c->seen[q] = 1;
-    if (c->pre >= 0) { /* the last pairing is decided: the root takes it */
-        if (q == c->root)
-            last_pair(c, out);
-        return q == c->root;
-    }
-    paired = c->policy == PAPCOLL__DYN_ANY ? any_ready(c, q, out) : neighbour_ready(c, q, out);
-    if (paired)
-        out->final = ++c->pairs == c->P - 1;
-    return paired;
-}
-
-int papcoll__dyn_last(papcoll__dyn_t *c, papcoll__dyn_pair_t *out)
-{
-    int r;
-
-    if (c->pre >= 0 || c->P < 2 || c->pairs != c->P - 2 || c->nseen != c->P - 1 || !c->seen[c->root])
-        return 0;
-    for (r = 0; c->seen[r]; r++)
-        ;
-    c->pre = r;
-    c->pairs++;
-    c->slot = -1; /* the root, if it waited there */
-    last_pair(c, out);
-    return 1;
-}
-
-int papcoll__dyn_expects(const papcoll__dyn_t *c)
-{
-    return c->pairs < c->P - 1 || (c->pre >= 0 && !c->seen[c->pre]);
-}
-
-int papcoll__dyn_streams(int P, int S)
-{
-    int lg = 0;
-
-    while ((1 << lg) < P)
-        lg++;
-    return P > 1 && (long)S * (lg - 1) > P - 1;
-}
-
-/* Streamed Tree-dyn: the slot's rank streams to the newcomer q, which takes
- * the slot; the last non-root to report streams to the root.  Once one
- * non-root L is left to report its place is known, last in the chain, and
- * L is ordered ahead; the root's FROM says so (late), and the root takes
- * L's READY. */
-int papcoll__dyn_stream_ready(papcoll__dyn_t *c, int q, papcoll__dyn_order_t out[PAPCOLL__DYN_MAXORD])
-{
-    int n = 0, L;
-
-    c->nseen += !c->seen[q];
-    c->seen[q] = 1;
-    if (q == c->pre)
-        return 0; /* ordered ahead */
-    out[n++] = (papcoll__dyn_order_t){q, PAPCOLL__DYN_FROM, c->slot, 0};
-    if (c->slot >= 0)
-        out[n++] = (papcoll__dyn_order_t){c->slot, PAPCOLL__DYN_TO, q, 0};
-    c->pairs += c->slot >= 0;
-    c->slot = q;
-    if (c->nseen == c->P - 1) { /* P = 2: nobody was left to order ahead */
-        out[n++] = (papcoll__dyn_order_t){q, PAPCOLL__DYN_TO, c->root, 0};
-        out[n++] = (papcoll__dyn_order_t){c->root, PAPCOLL__DYN_FROM, q, 0};
-        c->pairs++;
-    } else if (c->nseen == c->P - 2) {
-        for (L = 0; L == c->root || c->seen[L]; L++)
-            ;
-        out[n++] = (papcoll__dyn_order_t){L, PAPCOLL__DYN_FROM, q, 0};
-        out[n++] = (papcoll__dyn_order_t){L, PAPCOLL__DYN_TO, c->root, 0};
-        out[n++] = (papcoll__dyn_order_t){c->root, PAPCOLL__DYN_FROM, L, 1};
-        out[n++] = (papcoll__dyn_order_t){q, PAPCOLL__DYN_TO, L, 0};
-        c->pre = L;
-        c->pairs += 2;
-    }
-    return n;
-}
-
 int papcoll__red_dyn_coordinator(papcoll_site_t *site, const papcoll__plan_t *plan, int root,
                                  papcoll__dyn_policy_t policy)
 {
     int P = site->ctx->size, tag = PAPCOLL__TAG_RED_READY + (site->plan.iter & 1), q, S, stream = -1;
     int rc = PAPCOLL_OK, i, n;
-    papcoll__dyn_t *c = plan->xdata;
+    coord_t *co = plan->xdata;
+    papcoll__dyn_t *c;
     papcoll__dyn_pair_t pr;
     papcoll__dyn_order_t o[PAPCOLL__DYN_MAXORD];
 
     if (site->ctx->rank != root || P == 1)
         return PAPCOLL_OK; /* only the root coordinates */
-    if (plan->xowner != &owner || c->P != P)
+    if (plan->xowner != &owner || co->s.P != P)
         return PAPCOLL_ERR_STATE; /* the planner did not run (cannot happen with a plan) */
+    c = &co->s;
+    atomic_store_explicit(&co->handed, 0, memory_order_relaxed);
     papcoll__dyn_reset(c, policy, root);
     while (rc == PAPCOLL_OK && c->pairs < P - 1) {
         if ((rc = next_ready(site->comm, tag, &q, &S)) != PAPCOLL_OK)
@@ -724,7 +555,7 @@ int papcoll__red_dyn_coordinator(papcoll_site_t *site, const papcoll__plan_t *pl
             pr = (papcoll__dyn_pair_t){-1, root, 0, 0};
             if (!stream && papcoll__dyn_ready(c, q, &pr))
                 rc = order(site->comm, pr.snd, ORD_SEND, pr.rcv, 0, 0);
-            atomic_store_explicit(&c->handed, 1, memory_order_release);
+            atomic_store_explicit(&co->handed, 1, memory_order_release);
             return rc ? rc : order(site->comm, root, ORD_HANDOVER, pr.snd, pr.left, pr.final);
         }
         if (stream) {

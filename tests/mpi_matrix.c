@@ -147,7 +147,8 @@ typedef struct {
 } def_t;
 
 static const def_t g_def[] = {
-#define PAPCOLL_ALGO(op, name, flags, fallback, planner, bg, summary) {#op, #name, #fallback, (flags)},
+#define PAPCOLL_ALGO(op, name, flags, fallback, planner, bg, cost, sorted, bsorted, summary) \
+    {#op, #name, #fallback, (flags)},
 #include "algos.def"
 #undef PAPCOLL_ALGO
 };

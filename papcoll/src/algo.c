@@ -10,7 +10,7 @@ typedef struct {
     papcoll_op_t op;
     const char *name;
     unsigned flags;
-    const char *fallback;
+    int fallback; /* resolved by the compiler: PAPCOLL__A_<op>_<fallback> */
     papcoll__planner_fn planner;
     papcoll__bg_fn bg;
     const char *summary;
@@ -33,8 +33,9 @@ static const op_entry_t ops[] = {
 #define PAPCOLL__BG_NONE(op, name) NULL
 #define PAPCOLL__BG_BG(op, name) papcoll__##op##_##name##_bg
 static const algo_entry_t algos[] = {
-#define PAPCOLL_ALGO(op, name, flags, fallback, planner, bg, summary)                                \
-    {(papcoll_op_t)PAPCOLL__OPID_##op, #name, (flags), #fallback, papcoll__plan_##planner, PAPCOLL__BG_##bg(op, name), \
+#define PAPCOLL_ALGO(op, name, flags, fallback, planner, bg, cost, sorted, bsorted, summary)                    \
+    {(papcoll_op_t)PAPCOLL__OPID_##op, #name, (flags), PAPCOLL__A_##op##_##fallback, papcoll__plan_##planner, \
+     PAPCOLL__BG_##bg(op, name),                                                                             \
      summary, papcoll_##op##_##name},
 #include "algos.def"
 #undef PAPCOLL_ALGO
@@ -158,7 +159,7 @@ papcoll__planner_fn papcoll__algo_planner_of(papcoll_op_t op, int i)
 int papcoll__algo_fallback_of(papcoll_op_t op, int i)
 {
     const algo_entry_t *e = entry(op, i);
-    return e ? papcoll_algo_find(op, e->fallback) : PAPCOLL_ERR_ALGO;
+    return e ? e->fallback : PAPCOLL_ERR_ALGO;
 }
 
 papcoll__why_t papcoll__algo_check(papcoll_op_t op, int i, const papcoll__sig_t *sig, int P,

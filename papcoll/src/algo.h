@@ -6,6 +6,7 @@
 #ifndef PAPCOLL_ALGO_H
 #define PAPCOLL_ALGO_H
 
+#include "algo_ids.h"
 #include "args.h"
 #include "monitor.h"
 #include "p2p.h"
@@ -28,7 +29,7 @@ typedef int (*papcoll__bg_fn)(papcoll_site_t *site, int root);
 /* Prototypes of every foreground entry, planner and background part. */
 #define PAPCOLL__BGPROTO_NONE(op, name)
 #define PAPCOLL__BGPROTO_BG(op, name) int papcoll__##op##_##name##_bg(papcoll_site_t *site, int root);
-#define PAPCOLL_ALGO(op, name, flags, fallback, planner, bg, summary)                 \
+#define PAPCOLL_ALGO(op, name, flags, fallback, planner, bg, cost, sorted, bsorted, summary) \
     int papcoll_##op##_##name(const papcoll__args_t *a);                               \
     int papcoll__plan_##planner(papcoll__plan_t *plan, const papcoll__plan_in_t *in); \
     PAPCOLL__BGPROTO_##bg(op, name)

@@ -1,6 +1,7 @@
 /*
- * Data-dependent policies (policy.h): rules tables, costs and auto.  Pure
- * functions of shared numbers; see docs/policies.md for the formats, the model and the parameters.
+ * Data-dependent policies (policy.h): the costs of algos.def's cost column,
+ * auto and rules tables.  Pure functions of shared numbers; see
+ * docs/policies.md for the formats, the model and the parameters.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -10,25 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "algo_ids.h"
 #include "policy.h"
 #include "reduce/engine.h"
 
 /* ---- cost model (Hockney alpha-beta plus gamma per combined byte) ------ */
 
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Whether algo is the algorithm called name (one comparison: the costs
- * ask this many times per call of a data-dependent policy). */
-static int is(papcoll_op_t op, int algo, const char *name)
-{
-    const char *own = papcoll_algo_name(op, algo);
-
-    return own != NULL && strcmp(own, name) == 0;
-}
+typedef double (*cost_fn)(papcoll_op_t op, const papcoll__pin_t *in);
 
 static double log2c(int P)
 {
@@ -43,8 +32,7 @@ static double segments(double m, const papcoll__pin_t *in)
     return N < 1 ? 1 : N;
 }
 
-/* A pipeline of `stages` stages of cost per segment: (stages + N - 1) (a + s b),
- * a the fixed cost of a step. */
+/* stages + N - 1 steps of fan transfers of a segment: a + (m / N) per_byte each. */
 static double pipeline(double stages, double m, const papcoll__pin_t *in, double a, double per_byte,
                        double fan)
 {
@@ -53,78 +41,104 @@ static double pipeline(double stages, double m, const papcoll__pin_t *in, double
     return (stages + N - 1) * fan * (a + m / N * per_byte);
 }
 
-static double cost_blocks(papcoll_op_t op, int algo, const papcoll__pin_t *in)
-{
-    double P = in->P, m = in->bytes, L = log2c(in->P), a = in->alpha, b = in->beta;
-
-    if (is(op, algo, "lin") || is(op, algo, "slin") || is(op, algo, "sls"))
-        return a + (P - 1) * m * b; /* the root's port carries P - 1 blocks, latencies overlap */
-    if (is(op, algo, "ls"))
-        return 2 * (P - 1) * a + (P - 1) * m * b; /* one handshake per leaf */
-    if (is(op, algo, "bnom") || is(op, algo, "sbn"))
-        return L * a + (P - 1) * m * b + (P - 1) * m * b / 2; /* subtrees forwarded once more */
-    return NAN;
-}
-
-static double cost_bcast(papcoll_op_t op, int algo, const papcoll__pin_t *in)
-{
-    double P = in->P, m = in->bytes, L = log2c(in->P), a = in->alpha, b = in->beta;
-
-    /* The background forms on balanced arrivals: their foreground tree or
-     * chain (papcoll__model_time never takes them as the base). */
-    if (is(op, algo, "binomial") || is(op, algo, "sorted") || is(op, algo, "arrival") || is(op, algo, "bsorted"))
-        return L * (a + m * b);
-    if (is(op, algo, "pipelined") || is(op, algo, "spipelined"))
-        return pipeline(floor(log2(P > 1 ? P : 1)), m, in, a, b, 2);
-    if (is(op, algo, "chain") || is(op, algo, "schain") || is(op, algo, "bchain"))
-        return pipeline(P - 1, m, in, a, b, 1);
-    if (is(op, algo, "scatter_allgather"))
-        return (L + P - 1) * a + 2 * (P - 1) / P * m * b;
-    return NAN;
-}
-
-/* Per byte each way of an exchange with one peer: the model's xbeta, or
- * beta where the model has none. */
-static double xbeta(const papcoll__pin_t *in)
-{
-    return in->xbeta > 0 ? in->xbeta : in->beta;
-}
-
-/* The fixed cost of one round of a reduction: the round alpha, or alpha
- * where the model has none.  Every step of the ring, of recursive doubling
- * and halving, of radix-k and of Clairvoyant's balanced pipeline is a
- * round in which every rank (or every rank still holding data) sends and
- * receives at once, which costs more than a ping-pong's latency where ranks
- * share cores (model.h; docs/policies.md, "auto"). */
-static double round_alpha(const papcoll__pin_t *in)
+/* The fixed cost of a round in which every rank (still holding data) sends
+ * and receives at once: the round alpha, or alpha where the model has none
+ * (model.h; docs/policies.md, "auto").  Every step of a reduction is one. */
+static double ra(const papcoll__pin_t *in)
 {
     return in->ralpha > 0 ? in->ralpha : in->alpha;
 }
 
-/* Reductions, per round the round alpha; recursive halving and radix-k's
- * rounds, and every round of recursive doubling, are exchanges with one
- * peer (xbeta); the other transfers go one way (beta). */
-static double cost_reduce(papcoll_op_t op, int algo, const papcoll__pin_t *in)
+/* Per byte each way of an exchange with one peer (recursive doubling and
+ * halving, radix-k): the model's xbeta, or beta. */
+static double xb(const papcoll__pin_t *in)
 {
-    double P = in->P, m = in->bytes, L = log2c(in->P), a = round_alpha(in), b = in->beta, g = in->gamma;
-    double x = xbeta(in);
-    int all = op == PAPCOLL_OP_ALLREDUCE;
-
-    if (is(op, algo, "recdoubling"))
-        return L * (a + m * (x + g));
-    if (is(op, algo, "binomial") || is(op, algo, "fibonacci"))
-        return L * (a + m * (b + g));
-    if (is(op, algo, "pipelined") || is(op, algo, "inorder"))
-        return pipeline(floor(log2(P > 1 ? P : 1)), m, in, a, b + g, 2);
-    if (is(op, algo,
-           "clairvoyant")) /* on balanced arrivals: segments through a binary tree (Marendic Eq. 1) */
-        return pipeline(L, m, in, a, b + g, 1);
-    if (is(op, algo, "rabenseifner") || is(op, algo, "radixk")) /* reduce-scatter, then allgather or gather */
-        return 2 * L * a + (P - 1) / P * m * (x + (all ? x : b)) + (P - 1) / P * m * g;
-    if (is(op, algo, "ring")) /* reduce: ring reduce-scatter, binomial gather */
-        return (all ? 2 * (P - 1) : P - 1 + L) * a + 2 * (P - 1) / P * m * b + (P - 1) / P * m * g;
-    return NAN;
+    return in->xbeta > 0 ? in->xbeta : in->beta;
 }
+
+#define P_ ((double)in->P)
+#define M_ (in->bytes)
+#define L_ log2c(in->P)
+#define FLOOR_L floor(log2(in->P > 1 ? in->P : 1))
+#define ALL (op == PAPCOLL_OP_ALLREDUCE)
+
+/* Gather and scatter: the root's port carries P - 1 blocks, latencies overlap;
+ * a handshake per leaf; a binomial tree forwards each subtree once more. */
+static double cost_port(papcoll_op_t op, const papcoll__pin_t *in)
+{
+    return (void)op, in->alpha + (P_ - 1) * M_ * in->beta;
+}
+static double cost_handshake(papcoll_op_t op, const papcoll__pin_t *in)
+{
+    return (void)op, 2 * (P_ - 1) * in->alpha + (P_ - 1) * M_ * in->beta;
+}
+static double cost_bn_blocks(papcoll_op_t op, const papcoll__pin_t *in)
+{
+    return (void)op, L_ * in->alpha + 1.5 * (P_ - 1) * M_ * in->beta;
+}
+/* Bcast; a background form is costed as its foreground tree or chain. */
+static double cost_tree(papcoll_op_t op, const papcoll__pin_t *in)
+{
+    return (void)op, L_ * (in->alpha + M_ * in->beta);
+}
+static double cost_bin_pipeline(papcoll_op_t op, const papcoll__pin_t *in)
+{
+    return (void)op, pipeline(FLOOR_L, M_, in, in->alpha, in->beta, 2);
+}
+static double cost_chain(papcoll_op_t op, const papcoll__pin_t *in)
+{
+    return (void)op, pipeline(P_ - 1, M_, in, in->alpha, in->beta, 1);
+}
+static double cost_scatter_allgather(papcoll_op_t op, const papcoll__pin_t *in)
+{
+    return (void)op, (L_ + P_ - 1) * in->alpha + 2 * (P_ - 1) / P_ * M_ * in->beta;
+}
+/* Reductions: a round alpha per step; exchanges with one peer at xbeta. */
+static double cost_recdoubling(papcoll_op_t op, const papcoll__pin_t *in)
+{
+    return (void)op, L_ * (ra(in) + M_ * (xb(in) + in->gamma));
+}
+static double cost_red_tree(papcoll_op_t op, const papcoll__pin_t *in)
+{
+    return (void)op, L_ * (ra(in) + M_ * (in->beta + in->gamma));
+}
+static double cost_red_pipeline(papcoll_op_t op, const papcoll__pin_t *in)
+{
+    return (void)op, pipeline(FLOOR_L, M_, in, ra(in), in->beta + in->gamma, 2);
+}
+/* Clairvoyant on balanced arrivals: segments through a binary tree (Marendic Eq. 1). */
+static double cost_cv_pipeline(papcoll_op_t op, const papcoll__pin_t *in)
+{
+    return (void)op, pipeline(L_, M_, in, ra(in), in->beta + in->gamma, 1);
+}
+/* Reduce-scatter by halving (or radix-k), then allgather or gather. */
+static double cost_halving(papcoll_op_t op, const papcoll__pin_t *in)
+{
+    return 2 * L_ * ra(in) + (P_ - 1) / P_ * M_ * (xb(in) + (ALL ? xb(in) : in->beta) + in->gamma);
+}
+/* Ring reduce-scatter, then a ring allgather or a binomial gather. */
+static double cost_ring(papcoll_op_t op, const papcoll__pin_t *in)
+{
+    return (ALL ? 2 * (P_ - 1) : P_ - 1 + L_) * ra(in) + (P_ - 1) / P_ * M_ * (2 * in->beta + in->gamma);
+}
+
+/* algos.def's selection columns, resolved by the compiler. */
+#define cost_NONE NULL
+static const struct {
+    cost_fn cost;
+    int fallback, sorted, bsorted;
+} algos[] = {
+#define PAPCOLL_ALGO(op, name, flags, fallback, planner, bg, cost, sorted, bsorted, summary)                 \
+    {cost_##cost, PAPCOLL__A_##op##_##fallback, PAPCOLL__A_##op##_##sorted, PAPCOLL__A_##op##_##bsorted},
+#include "algos.def"
+#undef PAPCOLL_ALGO
+};
+static const int first[] = {
+#define PAPCOLL_OP(NAME, name, dflt, env, ini, kind) PAPCOLL__AG_##name##_mpi,
+#include "papcoll_ops.def"
+#undef PAPCOLL_OP
+};
+#define ROW(op, i) (&algos[first[op] + (i)])
 
 /* A spread less the predictor's noise, at least 0 (NaN: no spread). */
 static double less_noise(double spread, double noise)
@@ -139,55 +153,31 @@ double papcoll__imbalance(const papcoll__pin_t *in)
 
 double papcoll__cost(papcoll_op_t op, int algo, const papcoll__pin_t *in)
 {
-    if (in->P <= 1)
-        return 0;
-    switch (op) {
-    case PAPCOLL_OP_GATHER:
-    case PAPCOLL_OP_SCATTER:
-        return cost_blocks(op, algo, in);
-    case PAPCOLL_OP_BCAST:
-        return cost_bcast(op, algo, in);
-    default:
-        return cost_reduce(op, algo, in);
-    }
+    cost_fn f = ROW(op, algo)->cost;
+
+    return f == NULL ? NAN : in->P <= 1 ? 0 : f(op, in);
 }
 
-/* Counterparts: base -> foreground and background variant. */
-static const struct {
-    const char *op, *base, *fg, *bg;
-} sorted_tab[] = {
-    {"gather", "lin", "sls", "bsls"},
-    {"gather", "ls", "sls", "bsls"},
-    {"gather", "bnom", "sbn", "bsbn"},
-    {"scatter", "lin", "slin", "bsln"},
-    {"scatter", "bnom", "sbn", "bsbn"},
-    {"bcast", "binomial", "sorted", "bsorted"},
-    {"bcast", "pipelined", "spipelined", "bsorted"},
-    {"bcast", "chain", "schain", "bchain"},
-    {"bcast", "scatter_allgather", "schain", "bchain"},
-};
+#define PAP_AWARE (PAPCOLL_F_NEEDS_PAT | PAPCOLL_F_BACKGROUND)
 
-/* The row of sorted_tab for base, or -1. */
-static int sorted_row(papcoll_op_t op, int base)
+/* Whether s serves the call: ok(), and the operation's commutativity. */
+static int serves(papcoll_op_t op, int s, const papcoll__pin_t *in, papcoll__eligible_fn ok, void *arg)
 {
-    size_t i;
-
-    for (i = 0; i < sizeof sorted_tab / sizeof sorted_tab[0]; i++)
-        if (strcmp(sorted_tab[i].op, papcoll_op_name(op)) == 0 && is(op, base, sorted_tab[i].base))
-            return (int)i;
-    return -1;
+    return ok(op, s, arg) && (in->commutative || !(papcoll_algo_flags(op, s) & PAPCOLL_F_COMMUTATIVE_ONLY)) &&
+           (in->has_monitor || !(papcoll_algo_flags(op, s) & PAPCOLL_F_BACKGROUND));
 }
 
-int papcoll__sorted_of(papcoll_op_t op, int base, int commutative, int bg)
+/* base's PAP-aware counterpart (bg: the background one) that serves the
+ * call: the column's, or the first of its PAP-aware fallbacks that does
+ * (-1: none). */
+static int counterpart(papcoll_op_t op, int base, int bg, const papcoll__pin_t *in, papcoll__eligible_fn ok,
+                       void *arg)
 {
-    int r;
+    int s = bg ? ROW(op, base)->bsorted : ROW(op, base)->sorted;
 
-    if (op == PAPCOLL_OP_REDUCE)
-        return papcoll_algo_find(op, commutative ? (bg ? "treedyn" : "clairvoyant") : "noncommut_treedyn");
-    if (op == PAPCOLL_OP_ALLREDUCE) /* no ORDERED allreduce plans from the prediction */
-        return commutative ? papcoll_algo_find(op, "sorted_ring") : -1;
-    r = sorted_row(op, base);
-    return r < 0 ? -1 : papcoll_algo_find(op, bg ? sorted_tab[r].bg : sorted_tab[r].fg);
+    while (s >= 0 && (papcoll_algo_flags(op, s) & PAP_AWARE) && !serves(op, s, in, ok, arg))
+        s = ROW(op, s)->fallback;
+    return s >= 0 && (papcoll_algo_flags(op, s) & PAP_AWARE) ? s : -1;
 }
 
 double papcoll__model_time(papcoll_op_t op, const papcoll__pin_t *in, papcoll__eligible_fn ok, void *arg,
@@ -214,6 +204,14 @@ double papcoll__model_time(papcoll_op_t op, const papcoll__pin_t *in, papcoll__e
     return best;
 }
 
+/* ---- auto: the base, or its counterpart under the predicted PAT -------- */
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 /* Predictions that miss the next call by more than half their spread
  * (lag_noise): which rank comes late is then a guess. */
 static int stale(const papcoll__pin_t *in)
@@ -221,29 +219,24 @@ static int stale(const papcoll__pin_t *in)
     return in->lag_noise > in->spread / 2;
 }
 
-/* The root's arrival offset a model of a linear algorithm assumes: the
- * predicted one, or, with stale predictions, at least the mean predicted
- * offset. */
+/* The root's arrival a linear model assumes: the predicted one, or, with
+ * stale predictions, at least the mean predicted offset. */
 static double root_arrival(const papcoll__pin_t *in)
 {
     double mean = 0;
-    int i;
 
     if (!stale(in))
         return in->pred[in->root];
-    for (i = 0; i < in->P; i++)
+    for (int i = 0; i < in->P; i++)
         mean += in->pred[i] / in->P;
     return fmax(in->pred[in->root], mean);
 }
 
-/*
- * A linear gather or scatter under the predicted PAT: the root's port
- * carries one block after another, each no earlier than its rank's
- * arrival, in arrival order (all) or in rank order (ordered).  start: when
- * the port starts (the root's arrival, or 0 for a background part, whose
- * root still ends no earlier than its own arrival); per: the cost of a
- * block beyond m beta (alpha, or a handshake's 2 alpha).
- */
+/* A linear gather under the predicted PAT: the root's port carries one
+ * block after another, each no earlier than its rank's arrival, in arrival
+ * order or in rank order (ordered).  start: when the port starts (the
+ * root's arrival, or 0 for a background part); per: the cost of a block
+ * beyond m beta (alpha, or a handshake's 2 alpha). */
 #define QUEUE_MAX 1024 /* ranks port_queue models (beyond: the tree formulas) */
 
 static double port_queue(const papcoll__pin_t *in, double start, int ordered, double per, double a_root)
@@ -261,71 +254,61 @@ static double port_queue(const papcoll__pin_t *in, double start, int ordered, do
     return fmax(t, a_root);
 }
 
-/* Modelled times of base and of its PAP-aware counterpart s under the
- * predicted PAT; returns 1 when they come from the root's port model.
- * Gather from lin or ls, with a prediction for at most QUEUE_MAX ranks:
- * the root's port (port_queue), a background part (bsls) starting before
- * the root arrives.  Otherwise: a late rank holds a base tree back for the
- * whole collective, imbalance + t_base; in the sorted variant it is a leaf,
- * one message after its arrival, and the variant takes no less than its own
- * balanced time (its cost, else t_base: a chain is slower than a tree when
- * latency dominates).  In sorted_ring it finds the others'
- * vector pre-reduced, and after it arrives N segments pass it and the P - 1
- * hops of the result ring, (N + P - 1)(alpha + n/N (beta + gamma)), no
- * earlier than the ring's balanced (2N + P - 2) such steps: alpha, not the
- * round alpha, since both stream their segments, several in flight, rather
- * than step in rounds. */
+/* Modelled times of base and of its counterpart s under the predicted PAT;
+ * returns 1 when they come from the root's port model.  A gather whose
+ * base goes through the root's port (cost port or handshake), predicted
+ * for at most QUEUE_MAX ranks: port_queue, a background part starting
+ * before the root arrives.  Otherwise a late rank holds a base tree back
+ * for the whole collective, imbalance + t_base; in the sorted variant it is
+ * a leaf, one message after its arrival, and the variant takes no less
+ * than its own balanced time (its cost, else t_base).  In allreduce's
+ * sorted_ring it finds the others' vector pre-reduced, and after it
+ * arrives N segments pass it and the P - 1 hops of the result ring, no
+ * earlier than the ring's balanced 2N + P - 2 steps, each alpha (not the
+ * round alpha: the segments stream) + n/N (beta + gamma). */
 static int pat_times(papcoll_op_t op, int base, int s, const papcoll__pin_t *in, double imb, double t_base,
                      double *tb, double *ts)
 {
-    double leaf = in->alpha + in->bytes * (in->beta + (op >= PAPCOLL_OP_REDUCE ? in->gamma : 0)), ar;
+    double leaf = in->alpha + in->bytes * (in->beta + (op >= PAPCOLL_OP_REDUCE ? in->gamma : 0));
+    double step = in->beta + in->gamma, own, ar;
+    cost_fn c = ROW(op, base)->cost;
+    int hs = c == cost_handshake;
 
     if (op == PAPCOLL_OP_GATHER && in->pred != NULL && in->root >= 0 && in->P <= QUEUE_MAX &&
-        (is(op, base, "lin") || is(op, base, "ls"))) {
+        (c == cost_port || hs)) {
         ar = root_arrival(in);
-        *tb = port_queue(in, ar, is(op, base, "ls"), is(op, base, "ls") ? 2 * in->alpha : 0, ar) +
-              (is(op, base, "lin") ? in->alpha : 0);
-        *ts = port_queue(in, is(op, s, "bsls") ? 0 : ar, 0, 2 * in->alpha, ar);
+        *tb = port_queue(in, ar, hs, hs ? 2 * in->alpha : 0, ar) + (hs ? 0 : in->alpha);
+        *ts = port_queue(in, papcoll_algo_flags(op, s) & PAPCOLL_F_BACKGROUND ? 0 : ar, 0, 2 * in->alpha, ar);
         return 1;
     }
     *tb = imb + t_base;
-    if (is(op, s, "sorted_ring")) {
-        *ts = fmax(
-            pipeline(segments(in->bytes, in) + in->P - 1, in->bytes, in, in->alpha, in->beta + in->gamma, 1),
-            imb + pipeline(in->P, in->bytes, in, in->alpha, in->beta + in->gamma, 1));
-    } else {
-        double own = papcoll__cost(op, s, in);
-
+    own = papcoll__cost(op, s, in);
+    if (op == PAPCOLL_OP_ALLREDUCE && s == PAPCOLL__A_allreduce_sorted_ring)
+        *ts = fmax(pipeline(segments(in->bytes, in) + in->P - 1, in->bytes, in, in->alpha, step, 1),
+                   imb + pipeline(in->P, in->bytes, in, in->alpha, step, 1));
+    else
         *ts = fmax(isnan(own) ? t_base : own, imb + leaf);
-    }
     return 0;
 }
 
 #define AUTO_MARGIN 0.05 /* of t_base: the least gain for which auto switches */
 
 /* Whether the predicted imbalance is spread over the ranks: the latest
- * predicted arrival is less than half the spread (in->spread, max - min of
- * pred) after the second latest, so no single rank carries it. */
+ * predicted arrival is less than half the spread after the second latest. */
 static int spread_out(const papcoll__pin_t *in)
 {
     double hi = -INFINITY, hi2 = -INFINITY, x;
-    int i;
 
-    for (i = 0; i < in->P; i++) {
+    for (int i = 0; i < in->P; i++) {
         x = in->pred[i];
-        if (x > hi) {
-            hi2 = hi;
-            hi = x;
-        } else if (x > hi2) {
-            hi2 = x;
-        }
+        hi2 = x > hi ? hi : fmax(hi2, x);
+        hi = fmax(hi, x);
     }
     return in->P > 2 && hi - hi2 < in->spread / 2;
 }
 
-/* Whether treedyn streams the call's vector (papcoll__dyn_streams, its
- * segments counted by segments()).  Below that it pairs whole values,
- * ceil(log2 P) transfers deep, and lost to Clairvoyant in every phase with
+/* Whether treedyn streams the call's vector (papcoll__dyn_streams); below
+ * that it pairs whole values, and lost to Clairvoyant in every phase with
  * the imbalance spread (128 KiB, docs/policies.md, "reduce"). */
 static int treedyn_streams(const papcoll__pin_t *in)
 {
@@ -334,27 +317,40 @@ static int treedyn_streams(const papcoll__pin_t *in)
     return papcoll__dyn_streams(in->P, S < INT_MAX ? (int)S : INT_MAX);
 }
 
-/* The imbalance a bcast can act on: its data starts at the root, so the
- * ranks predicted before the root only wait for it, and what a variant can
- * gain is the spread of the arrivals after the root's, less the
- * predictor's noise (all of papcoll__imbalance without a root's prediction). */
+/* A bcast's imbalance: its data starts at the root, so only the arrivals
+ * after the root's count, less the predictor's noise. */
 static double after_root(const papcoll__pin_t *in)
 {
     double hi = -INFINITY;
-    int i;
 
     if (in->pred == NULL || in->root < 0 || !isfinite(in->pred[in->root]))
         return papcoll__imbalance(in);
-    for (i = 0; i < in->P; i++)
+    for (int i = 0; i < in->P; i++)
         hi = isfinite(in->pred[i]) && in->pred[i] > hi ? in->pred[i] : hi;
     return less_noise(fmax(0, hi - in->pred[in->root]), in->noise);
+}
+
+/* A base that plans from the prediction itself (Clairvoyant) absorbs one
+ * late rank best (Marendic 2016, Prop. 3.7); with the imbalance spread over
+ * the ranks, treedyn's arrival-driven pairing was the faster reduce in
+ * every phase measured where it streams (docs/policies.md, "reduce"). */
+static void auto_planned(papcoll_op_t op, const papcoll__pin_t *in, const papcoll__auto_cfg_t *cfg,
+                         papcoll__eligible_fn ok, void *arg, papcoll__auto_out_t *out)
+{
+    int s = counterpart(op, out->base, 1, in, ok, arg);
+
+    if (op == PAPCOLL_OP_REDUCE && in->pred != NULL && out->ratio >= cfg->ratio && s >= 0 && spread_out(in) &&
+        treedyn_streams(in)) {
+        out->algo = s;
+        out->why = "imbalance spread over the ranks, arrival-driven pairing";
+    }
 }
 
 void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, const papcoll__auto_cfg_t *cfg,
                           papcoll__eligible_fn ok, void *arg, papcoll__auto_out_t *out)
 {
     double slow_base, slow_sorted, imb;
-    int s, port, bg;
+    int s, port, bg, bc = op == PAPCOLL_OP_BCAST;
 
     out->t_base = papcoll__model_time(op, in, ok, arg, &out->base);
     out->algo = out->base >= 0 ? out->base : 0;
@@ -362,53 +358,36 @@ void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, const papco
     out->why = "base algorithm by model cost";
     if (out->base < 0 || isnan(in->spread))
         return;
-    imb = op == PAPCOLL_OP_BCAST ? after_root(in) : papcoll__imbalance(in);
+    imb = bc ? after_root(in) : papcoll__imbalance(in);
     out->ratio = out->t_base > 0 ? imb / out->t_base : INFINITY;
     if (papcoll_algo_flags(op, out->base) & PAPCOLL_F_NEEDS_PAT) {
-        /* The base plans from the prediction itself (Clairvoyant), and its
-         * schedule absorbs one late rank best (Marendic 2016, Prop. 3.7).
-         * With the imbalance spread over the ranks, the arrival-driven
-         * pairing of treedyn was the faster reduce in every phase measured
-         * where it streams (docs/policies.md, "reduce"); the model prices
-         * neither. */
-        s = papcoll__sorted_of(op, out->base, in->commutative, 1);
-        if (op == PAPCOLL_OP_REDUCE && in->has_monitor && in->pred != NULL && out->ratio >= cfg->ratio &&
-            s >= 0 && ok(op, s, arg) && spread_out(in) && treedyn_streams(in)) {
-            out->algo = s;
-            out->why = "imbalance spread over the ranks, arrival-driven pairing";
-        }
+        auto_planned(op, in, cfg, ok, arg, out);
         return;
     }
     /* A bcast below the ratio threshold: the foreground variant, whose tree
      * or chain is the base's own (docs/policies.md, "bcast"). */
-    bg = in->has_monitor && !(op == PAPCOLL_OP_BCAST && out->ratio < cfg->ratio);
-    s = papcoll__sorted_of(op, out->base, in->commutative, bg);
-    if (s < 0 || !ok(op, s, arg)) /* the foreground variant when the background one cannot run */
-        s = papcoll__sorted_of(op, out->base, in->commutative, 0);
-    if (s < 0 || !ok(op, s, arg))
+    bg = in->has_monitor && !(bc && out->ratio < cfg->ratio);
+    if ((s = counterpart(op, out->base, bg, in, ok, arg)) < 0 &&
+        (s = counterpart(op, out->base, 0, in, ok, arg)) < 0)
         return;
     port = pat_times(op, out->base, s, in, imb, out->t_base, &slow_base, &slow_sorted);
     out->gain = slow_base - slow_sorted;
     /* The model prices neither the counterpart's wait for its plan nor its
      * thread: a gain within AUTO_MARGIN of t_base is no reason to switch
-     * (measured: the predicted arrivals' jitter flipped the choice).  The
-     * port model prices the predicted PAT itself, so the ratio threshold,
-     * which stands in for it in the tree formulas, does not apply to it
-     * (measured: it kept lin in a phase of real fft arrivals where bsls
-     * was 6 % faster).  Nor does it to a bcast's foreground variant, whose
-     * balanced cost (the base's tree or chain, or more) is in its gain. */
-    if ((port || out->ratio >= cfg->ratio || op == PAPCOLL_OP_BCAST) &&
-        out->gain > AUTO_MARGIN * out->t_base) {
+     * (the predicted arrivals' jitter flipped the choice).  The port model
+     * prices the PAT itself, and a bcast's foreground variant has its
+     * balanced cost in its gain: the ratio threshold, which stands in for
+     * the PAT in the tree formulas, applies to neither. */
+    if ((port || out->ratio >= cfg->ratio || bc) && out->gain > AUTO_MARGIN * out->t_base) {
         out->algo = s;
-        out->why = op == PAPCOLL_OP_BCAST && out->ratio < cfg->ratio
+        out->why = bc && out->ratio < cfg->ratio
                        ? "imbalance after the root below threshold, foreground variant"
                        : "imbalance above threshold, sorted variant";
-    } else if (op == PAPCOLL_OP_BCAST && !bg && stale(in) && papcoll__cost(op, s, in) <= out->t_base) {
-        /* Predictions that miss the next call by more than half their
-         * spread do not tell this call's imbalance after the root, but
-         * their order is still the best guess of who comes late, and the
-         * foreground variant with the base's own shape costs nothing more
-         * on balanced arrivals (docs/policies.md, "bcast"). */
+    } else if (bc && !bg && stale(in) && papcoll__cost(op, s, in) <= out->t_base) {
+        /* Predictions that miss the next call do not tell its imbalance
+         * after the root, but their order is still the best guess of who
+         * comes late, and the foreground variant of the base's own shape
+         * costs nothing more on balanced arrivals. */
         out->algo = s;
         out->why = "predictions miss the next call, foreground variant in predicted order";
     }

@@ -1,9 +1,10 @@
 /*
  * The data-dependent selection policies (policy.c): rules tables, the
- * alpha-beta-gamma cost of each algorithm and the PAP-informed auto
- * choice.  Pure: no MPI, no clock; every input is a number all ranks share (the signature, P, the
- * model, values from the PAT exchange), so every rank computes the same
- * choice (docs/policies.md).  Not installed.
+ * alpha-beta-gamma cost of each algorithm (algos.def's cost column) and the
+ * PAP-informed auto choice.  Pure: no MPI, no clock; every input is a
+ * number all ranks share (the signature, P, the model, values from the PAT
+ * exchange), so every rank computes the same choice (docs/policies.md).
+ * Not installed.
  */
 #ifndef PAPCOLL_POLICY_H
 #define PAPCOLL_POLICY_H
@@ -15,39 +16,35 @@
 /* ---- inputs of one decision, all shared by every rank ---------------- */
 typedef struct {
     int P;
+    int has_monitor;           /* the context has monitor threads */
+    int data;                  /* 0: no exchanged values yet (data policies run the op's baseline) */
     double bytes;              /* the signature's packed bytes */
     int commutative;           /* reductions: the op commutes */
-    int has_monitor;           /* the context has monitor threads */
     double alpha, beta, gamma; /* the context's model (s, s/B, s/B) */
     double xbeta;              /* per byte each way of an exchange with one peer (NaN or 0: beta) */
-    double ralpha;             /* the round alpha: a round in which every rank sends and receives at
-                                  once (s; NaN or 0: alpha) */
-    double seg;                /* segment bytes of SEGMENTED algorithms */
-    int root;                  /* the call's root (-1: none) */
-    const double *pred;        /* [P] predicted arrival offsets (s); NULL: none */
-    double spread;             /* max - min of pred (s); NaN: none */
-    double lag_noise;          /* how far such a prediction misses the next call: the median range over
-                                  ranks of (arrival - predicted offset), recent calls (s); NaN: unknown */
-    double noise;              /* how far predictions miss the call they were made for (the predictor's
-                                  noise, papcoll__pred_noise; s); 0: none */
+    double ralpha;      /* a round in which every rank sends and receives at once (s; NaN or 0: alpha) */
+    double seg;         /* segment bytes of SEGMENTED algorithms */
+    int root;           /* the call's root (-1: none) */
+    const double *pred; /* [P] predicted arrival offsets (s); NULL: none */
+    double spread;      /* max - min of pred (s); NaN: none */
+    double lag_noise;   /* how far such a prediction misses the next call: median range over ranks of
+                           (arrival - predicted offset), recent calls (s); NaN: unknown */
+    double noise;       /* how far predictions miss the call they were made for (s); 0: none */
 } papcoll__pin_t;
 
 /* Whether algo serves the call as it is (restrictions, background). */
 typedef int (*papcoll__eligible_fn)(papcoll_op_t op, int algo, void *arg);
 
 /* The predicted imbalance the policies act on: the spread less the
- * predictor's noise, at least 0 (NaN: no prediction).  A spread within the
- * noise is what a balanced call looks like to this predictor (Clairvoyant's
- * planner treats such arrivals as one group, papcoll__cv_cluster). */
+ * predictor's noise, at least 0 (NaN: no prediction). */
 double papcoll__imbalance(const papcoll__pin_t *in);
-
-/* ---- cost model ------------------------------------------------------- */
-/* Modelled time of algo on balanced arrivals (s); NaN: the model has no
- * formula for algo (auto never picks it; rules may). */
+/* Modelled time of algo on balanced arrivals (s); NaN: its cost column is
+ * NONE (auto never takes it as the base; rules may choose it). */
 double papcoll__cost(papcoll_op_t op, int algo, const papcoll__pin_t *in);
-/* The PAP-aware counterpart of a base algorithm (-1: none); bg:
- * prefer the variant with a background part. */
-int papcoll__sorted_of(papcoll_op_t op, int base, int commutative, int bg);
+/* The cheapest costed foreground algorithm ok() accepts (*base, -1: none)
+ * and its time: auto's base, and the time of rules' ratio. */
+double papcoll__model_time(papcoll_op_t op, const papcoll__pin_t *in, papcoll__eligible_fn ok, void *arg,
+                           int *base);
 
 /* ---- rules ------------------------------------------------------------ */
 #define PAPCOLL__RULES_MAX 64
@@ -76,20 +73,17 @@ int papcoll__rules_match(const papcoll__rules_t *t, papcoll_op_t op, int P, doub
 
 /* ---- auto --------------------------------------------------------------- */
 typedef struct {
-    double ratio; /* spread / modelled base time at which the sorted variant wins (default 0.25) */
+    double ratio; /* imbalance / modelled base time from which the sorted variant may win (default 0.25) */
 } papcoll__auto_cfg_t;
 typedef struct {
     int algo;
-    int base;      /* cheapest costed algorithm on balanced arrivals */
-    double t_base; /* its modelled time (s) */
-    double ratio;  /* spread / t_base (NaN: no prediction) */
-    double gain;   /* predicted gain of algo over base under the predicted PAT (s) */
+    int base;        /* cheapest costed algorithm on balanced arrivals */
+    double t_base;   /* its modelled time (s) */
+    double ratio;    /* imbalance / t_base (NaN: no prediction) */
+    double gain;     /* predicted gain of algo over base under the predicted PAT (s) */
     const char *why; /* the reason for algo, a static string */
 } papcoll__auto_out_t;
 void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, const papcoll__auto_cfg_t *cfg,
                           papcoll__eligible_fn ok, void *arg, papcoll__auto_out_t *out);
-/* The modelled collective time used by rules' ratio: auto's t_base. */
-double papcoll__model_time(papcoll_op_t op, const papcoll__pin_t *in, papcoll__eligible_fn ok, void *arg,
-                           int *base);
 
 #endif

@@ -69,8 +69,8 @@ int papcoll__policy_parse(papcoll_op_t op, const char *text, papcoll__policy_t *
     if (strncmp(text, "fixed:", 6) == 0)
         name = text + 6;
     else if (strchr(text, ':') != NULL) {
-        snprintf(out->err, sizeof out->err, "unknown policy '%s' (fixed:NAME, NAME, rules:FILE, auto[:RATIO])",
-                 text);
+        snprintf(out->err, sizeof out->err,
+                 "unknown policy '%s' (fixed:NAME, NAME, rules:FILE, auto[:RATIO])", text);
         return PAPCOLL_ERR_POLICY;
     }
     if ((i = papcoll_algo_find(op, name)) < 0)
@@ -115,18 +115,6 @@ static void restrict_chain(papcoll_op_t op, int algo, const papcoll__sig_t *sig,
         algo = next;
     }
     out->algo = algo;
-}
-
-void papcoll__select(const papcoll__policy_t *policy, papcoll_op_t op, const papcoll__sig_t *sig, int P,
-                     int has_monitor, papcoll__selection_t *out)
-{
-    out->detail[0] = '\0';
-    if (policy->kind == PAPCOLL__POLICY_FIXED)
-        snprintf(out->reason, sizeof(out->reason), "policy %.96s", policy->text);
-    else
-        snprintf(out->reason, sizeof(out->reason), "policy %.96s: no exchanged data yet, runs %s",
-                 policy->text, papcoll_algo_name(op, policy->algo));
-    restrict_chain(op, policy->algo, sig, P, has_monitor, out);
 }
 
 typedef struct {
@@ -178,23 +166,38 @@ static int choose_auto(const papcoll__policy_t *p, papcoll_op_t op, const papcol
     return a.algo;
 }
 
+void papcoll__decide(const papcoll__policy_t *policy, papcoll_op_t op, const papcoll__sig_t *sig,
+                     const papcoll__pin_t *in, papcoll__selection_t *out)
+{
+    elig_t e = {sig, in->P, in->has_monitor};
+    int algo = policy->algo;
+
+    out->detail[0] = '\0';
+    if (policy->kind == PAPCOLL__POLICY_FIXED)
+        snprintf(out->reason, sizeof out->reason, "policy %.96s", policy->text);
+    else if (!in->data)
+        snprintf(out->reason, sizeof out->reason, "policy %.96s: no exchanged data yet, runs %s",
+                 policy->text, papcoll_algo_name(op, policy->algo));
+    else if (policy->kind == PAPCOLL__POLICY_RULES)
+        algo = choose_rules(policy, op, in, &e, out);
+    else
+        algo = choose_auto(policy, op, in, &e, out);
+    restrict_chain(op, algo, sig, in->P, in->has_monitor, out);
+}
+
+void papcoll__select(const papcoll__policy_t *policy, papcoll_op_t op, const papcoll__sig_t *sig, int P,
+                     int has_monitor, papcoll__selection_t *out)
+{
+    papcoll__pin_t in = {.P = P, .has_monitor = has_monitor};
+
+    papcoll__decide(policy, op, sig, &in, out);
+}
+
 void papcoll__select_data(const papcoll__policy_t *policy, papcoll_op_t op, const papcoll__sig_t *sig,
                           const papcoll__pin_t *in, papcoll__selection_t *out)
 {
-    elig_t e = {sig, in->P, in->has_monitor};
-    int algo;
+    papcoll__pin_t d = *in;
 
-    out->detail[0] = '\0';
-    switch (policy->kind) {
-    case PAPCOLL__POLICY_RULES:
-        algo = choose_rules(policy, op, in, &e, out);
-        break;
-    case PAPCOLL__POLICY_AUTO:
-        algo = choose_auto(policy, op, in, &e, out);
-        break;
-    default:
-        papcoll__select(policy, op, sig, in->P, in->has_monitor, out);
-        return;
-    }
-    restrict_chain(op, algo, sig, in->P, in->has_monitor, out);
+    d.data = 1;
+    papcoll__decide(policy, op, sig, &d, out);
 }

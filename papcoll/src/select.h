@@ -1,17 +1,17 @@
 /*
- * Selection (select.c): the algorithm of each call, from the site's policy
- * and the call's signature.  Not installed.
+ * Selection (select.c): the algorithm of each call, from the site's policy,
+ * the call's signature and the shared inputs.  Not installed.
  *
  * A policy is evaluated identically on every rank: its inputs are the
- * signature (shared by MPI's rules), the number of processes, whether the
- * context has monitor threads (the same everywhere: papcoll_init agrees on
- * it) and, for policies that use them, exchanged data.  The chosen
- * algorithm then passes its restrictions (algos.def); one it cannot pass
- * hands over to its declared fallback, with the reason kept for the record.
+ * signature (shared by MPI's rules), P, whether the context has monitor
+ * threads (papcoll_init agrees on it) and, for the data policies, values of
+ * the PAT exchange.  The chosen algorithm then passes its restrictions
+ * (algos.def); one it cannot pass hands over to its declared fallback, with
+ * the reason kept for the record.
  *
- * Policies (docs/policies.md): "fixed:NAME" (or just "NAME"), and the
- * data-dependent ones "rules:FILE" and "auto[:RATIO]", which choose from values of the PAT exchange (policy.h) and make every
- * call wait for it.
+ * Policies (docs/policies.md): "fixed:NAME" (or just "NAME"), and the data
+ * policies "rules:FILE" and "auto[:RATIO]", which choose from exchanged
+ * values (policy.h) and make every call wait for them.
  */
 #ifndef PAPCOLL_SELECT_H
 #define PAPCOLL_SELECT_H
@@ -19,24 +19,20 @@
 #include "args.h"
 #include "policy.h"
 
-typedef enum {
-    PAPCOLL__POLICY_FIXED,
-    PAPCOLL__POLICY_RULES,
-    PAPCOLL__POLICY_AUTO
-} papcoll__policy_kind_t;
+typedef enum { PAPCOLL__POLICY_FIXED, PAPCOLL__POLICY_RULES, PAPCOLL__POLICY_AUTO } papcoll__policy_kind_t;
 
 #define PAPCOLL__DETAIL_MAX 240
 
 typedef struct {
     papcoll__policy_kind_t kind;
-    int algo;                 /* FIXED: the algorithm asked for; others: before any exchanged data */
+    int algo;                 /* FIXED: the algorithm asked for; data policies: before any exchanged data */
     char text[288];           /* canonical text, e.g. "fixed:bsls", "rules:configs/papcoll/rules-emu8.conf" */
     char err[320];            /* why parsing failed ("FILE:LINE: ...") */
     papcoll__rules_t rules;   /* RULES */
     papcoll__auto_cfg_t acfg; /* AUTO */
 } papcoll__policy_t;
 
-/* The outcome of one selection. */
+/* The outcome of one decision. */
 typedef struct {
     int algo;                         /* the algorithm the call runs */
     int fell_back;                    /* algo is a fallback of the policy's choice */
@@ -50,16 +46,20 @@ typedef struct {
 int papcoll__policy_parse(papcoll_op_t op, const char *text, papcoll__policy_t *out);
 
 /* Whether the policy chooses from exchanged data (every call then waits
- * for its exchange and runs papcoll__select_data). */
+ * for its exchange). */
 int papcoll__policy_uses_data(const papcoll__policy_t *policy);
 
-/* The algorithm of a call with signature sig on P ranks; data-dependent
- * policies: their choice before any exchanged data (the op's baseline). */
+/* The algorithm of a call with signature sig (NULL: not known yet) from the
+ * shared inputs in: fixed uses only in->P and in->has_monitor; rules and
+ * auto run the op's baseline while in->data is 0.  Pure: no MPI, no clock,
+ * the policy is not changed. */
+void papcoll__decide(const papcoll__policy_t *policy, papcoll_op_t op, const papcoll__sig_t *sig,
+                     const papcoll__pin_t *in, papcoll__selection_t *out);
+
+/* Former entry points, until call.c calls papcoll__decide: select is
+ * decide without exchanged data, select_data with it. */
 void papcoll__select(const papcoll__policy_t *policy, papcoll_op_t op, const papcoll__sig_t *sig, int P,
                      int has_monitor, papcoll__selection_t *out);
-
-/* A data-dependent policy's choice from shared inputs (in: P, has_monitor
- * and the exchanged values).  Pure. */
 void papcoll__select_data(const papcoll__policy_t *policy, papcoll_op_t op, const papcoll__sig_t *sig,
                           const papcoll__pin_t *in, papcoll__selection_t *out);
 

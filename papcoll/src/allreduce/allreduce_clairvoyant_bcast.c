@@ -23,8 +23,7 @@
 int papcoll__plan_ar_clairvoyant_bcast(papcoll__plan_t *plan, const papcoll__plan_in_t *in)
 {
     return papcoll__ar_comp_plan(plan, in, papcoll__ar_last_root(in->order, in->P),
-                                 papcoll_algo_find(PAPCOLL_OP_REDUCE, "clairvoyant"),
-                                 papcoll_algo_find(PAPCOLL_OP_BCAST, "sorted"));
+                                 PAPCOLL__A_reduce_clairvoyant, PAPCOLL__A_bcast_sorted);
 }
 
 int papcoll_allreduce_clairvoyant_bcast(const papcoll__args_t *a)

@@ -17,8 +17,7 @@
 
 int papcoll__plan_ar_treedyn_bcast(papcoll__plan_t *plan, const papcoll__plan_in_t *in)
 {
-    return papcoll__ar_comp_plan(plan, in, 0, papcoll_algo_find(PAPCOLL_OP_REDUCE, "treedyn"),
-                                 in->ctx->ar_bcast);
+    return papcoll__ar_comp_plan(plan, in, 0, PAPCOLL__A_reduce_treedyn, in->ctx->ar_bcast);
 }
 
 int papcoll__allreduce_treedyn_bcast_bg(papcoll_site_t *site, int root)

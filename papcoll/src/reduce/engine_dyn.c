@@ -30,8 +30,8 @@
  *   HANDOVER (with its pairing, if any) and stop; the root's foreground
  *   then takes the remaining READYs and pairs them, and itself whenever it
  *   is idle, in the wait it does anyway.  A pairing then waits for no
- *   sleeping thread to be woken and scheduled (docs/reduce.md has the
- *   measured difference).  Streamed, the root reports too (only to be
+ *   sleeping thread to be woken and scheduled (docs/reduce.md,
+ *   "HANDOVER").  Streamed, the root reports too (only to be
  *   told HANDOVER, or its FROM when every non-root came first; the
  *   coordinator then still takes that READY, so none is left over).
  * LAST (sched/dyn.h): once the rules know the last pairing before its
@@ -116,7 +116,7 @@ int papcoll__plan_red_dyn(papcoll__plan_t *plan, const papcoll__plan_in_t *in)
  * on a condition variable), so the coordinator does not poll.  Polling
  * (MPI_Test with short naps) next to the root's blocked participant made
  * ranks leave received data unread for 60-250 ms in a fifth of the calls
- * on the emulated cluster (docs/reduce.md, the protocol).  The root's
+ * on the emulated cluster (docs/reduce.md, "Who coordinates").  The root's
  * foreground, coordinating a streamed chain after HANDOVER, waits here too.
  */
 static int next_ready(MPI_Comm comm, int tag, int *src, int *S)
@@ -184,8 +184,7 @@ static int post_value(const papcoll__args_t *a, int send, char *buf, size_t byte
  * napping when ranks share cores with computing ones (papcoll__fg_naps)
  * until the latest predicted arrival (a->nap_until), then yielding again,
  * instead of spinning in MPI: a rank waiting for a late partner leaves the
- * shared cores to the ranks still computing (docs/reduce.md, "Whole-value
- * participants yield, then nap"). */
+ * shared cores to the ranks still computing (p2p.h). */
 static int receive(const papcoll__args_t *a, const void *id, char *tmp, size_t cap, int peer, int K,
                    MPI_Request *rq, size_t *n)
 {

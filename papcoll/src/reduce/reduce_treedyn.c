@@ -27,8 +27,8 @@
  * segment hops); balanced, a linear pipeline.
  *
  * Cost: whole values, balanced, ceil(log2 P) levels of (alpha + n beta +
- * n gamma) plus the coordination per level (READY + ORDER + the coordinator's reaction,
- * docs/reduce.md has it measured); imbalanced, a value waits for the next
+ * n gamma) plus the coordination per level (READY + ORDER + the coordinator's
+ * reaction); imbalanced, a value waits for the next
  * idle rank only, never for a fixed partner, so after the last arrival at
  * most about log2 of the ranks still busy levels remain (Benoit Thm 1: a
  * Delta-approximation).  Memory: two vectors per rank.

@@ -105,7 +105,7 @@ endif
 icet-note:
 	@echo "note: IceT not in $(ICET_DIR): bin/pic is built without the optional icet:* compositing (jobs/icet-fetch, then make)"
 
-.PHONY: all deps run test tests asan tsan install clean help check-deps
+.PHONY: all deps run test test-full tests asan tsan install clean help check-deps
 .DEFAULT_GOAL := all
 
 all: check-deps $(STATIC) $(SHARED) $(TRACELIB) $(BINS) $(TEST_BIN)
@@ -113,7 +113,8 @@ all: check-deps $(STATIC) $(SHARED) $(TRACELIB) $(BINS) $(TEST_BIN)
 help:
 	@echo "make            build lib/libpapcoll.{a,so}, lib/libpaptrace.a, bin/* (one per apps/*/main.c), tests"
 	@echo "make run        install missing OS packages (when possible), build, run the main job"
-	@echo "make test       build and run the whole test suite (normal and TSan builds)"
+	@echo "make test       build and run the test suite (normal and TSan builds, about 10 min on 2 cores)"
+	@echo "make test-full  the same, nothing sampled: more process counts, every script (about 25 min)"
 	@echo "make asan|tsan  sanitizer builds in build/asan, build/tsan"
 	@echo "make install PREFIX=DIR   install library $(VERSION), headers and papcoll.pc"
 	@echo "make deps       install missing OS packages (Debian/Ubuntu, as root)"
@@ -179,10 +180,15 @@ $(OUT)/build/tests/%: $(OBJ)/tests/%.o $(APP_ARCH) $(LINK_LIBS)
 tests: all
 
 # The whole suite: the normal build, then the background variants under
-# ThreadSanitizer (docs/testing.md).
+# ThreadSanitizer (docs/testing.md).  test-full: the same without sampling,
+# more process counts and the scripts marked "# full: only".
 test: all tsan
 	@OUT=$(OUT) tests/run
 	@OUT=build/tsan tests/run
+
+test-full: all tsan
+	@PAPCOLL_TEST_FULL=1 OUT=$(OUT) tests/run
+	@PAPCOLL_TEST_FULL=1 OUT=build/tsan tests/run
 
 run: deps
 	@$(MAKE) --no-print-directory all

@@ -5,6 +5,8 @@
 #   need_bins FILE...   fail (exit 1) naming the first FILE that is not built
 #   make_scratch        TMP = a fresh directory, removed when the script exits
 #   sanitized           true in a sanitizer build (OUTDIR build/asan, build/tsan)
+#   full_run            true in `make test-full` (PAPCOLL_TEST_FULL=1): a script
+#                       may then run more of its cases than its sample
 # and for the end-to-end tests of a program (papbench.sh, fft.sh, pic.sh),
 # after app_test NAME BINARY TIMEOUT (also make_scratch):
 #   fail MSG            counts a failure: "FAIL NAME.sh: MSG"
@@ -38,6 +40,10 @@ need_bins() {
 
 sanitized() {
     [[ $OUTDIR == *tsan* || $OUTDIR == *asan* ]]
+}
+
+full_run() {
+    [[ ${PAPCOLL_TEST_FULL:-0} == 1 ]]
 }
 
 make_scratch() {

@@ -1,28 +1,43 @@
 /*
  * MPI correctness matrix of libpapcoll: every algorithm of every operation
  * against the MPI library's own collective of the same inputs on the same
- * communicator, byte for byte.  Operations come from papcoll_ops.def, each
- * through its adapter (matrix_ops.h); algorithms and their flags from
- * papcoll_algo_count/name/flags and algos.def.  No name of an algorithm is
- * written here.  docs/testing.md describes every phase and the coverage.
+ * communicator, byte for byte (MPI_SUM on floating point: within 2 P eps,
+ * and the same bytes on every rank of an allreduce).  Operations come from
+ * papcoll_ops.def, each through its adapter (matrix_ops.h); algorithms and
+ * their flags from papcoll_algo_count/name/flags and algos.def.  No name of
+ * an algorithm is written here.  docs/testing.md says what a run covers
+ * and what tests/run samples.
  *
  * Phases (one mpirun runs them all, or --phase picks one):
- *   api      tables and lists (flags, fallback chains, baselines), choice
- *            by name, environment and INI file, refusals under
- *            PAPCOLL_FALLBACK=error, error codes of misuse
+ *   api      tables and lists (names unique, algos.def against the API,
+ *            one of ORDERED / COMMUTATIVE_ONLY per reduction, fallback
+ *            chains reach an unrestricted algorithm within 4 steps, a
+ *            BASELINE per op), choice by name, environment and INI file
+ *            (precedence options > environment > file > default), refusals
+ *            under PAPCOLL_FALLBACK=error with and without monitor threads
+ *            (nothing written), error codes of misuse, each followed by a
+ *            call that must still work
  *   matrix   algorithm x root {0, P-1, P/2} x PAT kind, each such slot
  *            running its share of the operation's combinations (count x
  *            datatype layout x reduction op x in place: about 64 per
  *            algorithm and P, rotating with P so that the process counts of
  *            a run cover them all) plus large ones; random 0-3 ms delays
- *   stress   the monitor path over many iterations per site, a context per
- *            predictor: edges at random fractions, missing, late and double
- *            edges, ranks without processing_start, roots, arguments and
- *            reduction ops that change, explicit PATs, algorithm switches
- *   multi    one site per operation of one context used in the same
- *            iteration, each rank edging them in its own order
- *   nomon    a context without monitor thread (degraded algorithms)
- *   subcomm  contexts on the two halves of MPI_COMM_WORLD at once
+ *   stress   the monitor path over --iters calls per site, a context per
+ *            predictor (edge: every algorithm, a fifth of the calls with an
+ *            explicit PAT, one site per op switching algorithm every 3
+ *            calls; last, sma:3, ewma:0.5: the algorithms that read
+ *            predictions, half the calls): edges at random fractions,
+ *            missing, late and double edges, ranks without
+ *            processing_start, roots, layouts and reduction ops that change
+ *            (fallback for one call and back), counts 0 to 1000
+ *   multi    two sites of one context used in the same iteration, each
+ *            rank running the other site's monitor API in its own order
+ *   nomon    a context without monitor thread: background algorithms report
+ *            their chain's fallback, every algorithm works
+ *   subcomm  contexts on the two halves of MPI_COMM_WORLD (even and odd
+ *            ranks, reversed) at once: any use of world ranks fails
+ *   (nomon and subcomm run with PAPCOLL_SEGMENT_BYTES=1000, which cuts
+ *   elements of 12, 13, 16 and 24 bytes if an algorithm cuts at bytes.)
  *
  * Every call runs with PAPCOLL_CHECK=1 (set here before papcoll_init): the
  * library verifies that all ranks chose the same algorithm and plan.
@@ -689,11 +704,26 @@ static void matrix_site(const case_t *base, inputs_t *in, tally_t *t)
     }
 }
 
+/* Rank 0 prints what the matrix phase samples at this P. */
+static void print_sampling(void)
+{
+    int op;
+
+    if (g_w.rank != 0)
+        return;
+    printf("mpi_matrix: P=%d matrix: small combinations run per algorithm, 1 in stride, rotating with P:", g_w.size);
+    for (op = 0; op < PAPCOLL_OP_COUNT; op++)
+        printf("%s %s %d (stride %d)", op ? "," : "", papcoll_op_name((papcoll_op_t)op), g_combos[op].nsmall,
+               stride_of((papcoll_op_t)op));
+    printf("; large %s\n", g_opt.no_large ? "none" : "all");
+}
+
 static void phase_matrix(papcoll_ctx_t *ctx, inputs_t *in, tally_t *t)
 {
     papcoll_site_t *site;
     int op, i;
 
+    print_sampling();
     for (op = 0; op < PAPCOLL_OP_COUNT; op++) {
         for (i = 0; i < papcoll_algo_count((papcoll_op_t)op); i++) {
             if (!selected((papcoll_op_t)op, i) ||

@@ -10,7 +10,10 @@
 # and byte counters), the failures' reasons in their logs, nothing of a failed
 # job left running, and 'down' leaving no daemon, namespace or file (also
 # after a half up and after an 'up' killed part way); errors are one line.
-# Exit 0 pass, 1 fail, 77 skip (not root, no network namespaces).  About 60 s.
+# Exit 0 pass, 1 fail, 77 skip (not root, no network namespaces).  About 60 s,
+# mostly daemons starting, so only `make test-full` runs it; `make test` has
+# tests/slurm.sh (the same scripts through a fake srun).
+# full: only
 set -uo pipefail
 
 # shellcheck source=lib.sh

@@ -55,7 +55,7 @@ LIB_OBJ   := $(LIB_SRC:%.c=$(OBJ)/%.o)
 TRACE_SRC := $(sort $(wildcard trace/src/*.c))
 TRACE_OBJ := $(TRACE_SRC:%.c=$(OBJ)/%.o)
 TEST_SRC  := $(sort $(wildcard tests/*.c))
-TEST_BIN  := $(TEST_SRC:tests/%.c=$(OUT)/build/tests/%)
+TEST_BIN  := $(TEST_SRC:tests/%.c=$(OUT)/build/tests/%) $(OUT)/build/tests/mpi_policy_mutant
 
 STATIC    := $(OUT)/lib/libpapcoll.a
 SHARED    := $(OUT)/lib/libpapcoll.so
@@ -178,6 +178,20 @@ $(OUT)/build/tests/%: $(OBJ)/tests/%.o $(APP_ARCH) $(LINK_LIBS)
 	$(CC) $(LDFLAGS) -fopenmp -o $@ $^ $(LDLIBS)
 
 tests: all
+
+# The test mutant tests/policy.sh must catch: mpi_policy linked with a
+# monitor.c whose policies read a local value (PAPCOLL_MUTANT_LOCAL_POLICY).
+# Never in the library.
+MUTANT_LIB := $(OBJ)/mutant/libpapcoll.a
+$(OBJ)/mutant/monitor.o: papcoll/src/monitor.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DPAPCOLL_MUTANT_LOCAL_POLICY $(INC_PAPCOLL) -c $< -o $@
+$(MUTANT_LIB): $(OBJ)/mutant/monitor.o $(filter-out $(OBJ)/papcoll/src/monitor.o,$(LIB_OBJ))
+	@rm -f $@
+	ar rcs $@ $^
+$(OUT)/build/tests/mpi_policy_mutant: $(OBJ)/tests/mpi_policy.o $(APP_ARCH) $(COMMON_ARCH) $(TRACELIB) $(MUTANT_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -fopenmp -o $@ $^ $(LDLIBS)
 
 # The whole suite: the normal build, then the background variants under
 # ThreadSanitizer (docs/testing.md).  test-full: the same without sampling,

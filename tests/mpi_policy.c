@@ -6,7 +6,7 @@
  * threads, for gather, bcast and allreduce; the results are correct; the policies
  * actually switch.  With PAPCOLL_CHECK=1 the library also checks each
  * call.  tests/policy.sh runs it, and runs it again with the test-only
- * mutant PAPCOLL_TEST_POLICY_LOCAL (policies read a local value), which it
+ * mutant build/tests/mpi_policy_mutant (policies read a local value), which it
  * must report as a disagreement (the run aborts with code 3 at the first
  * one: ranks that disagree may have started different background parts).
  * First, a rules file that only some ranks can read must fail the site's

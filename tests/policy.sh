@@ -2,8 +2,8 @@
 # sanitizers: yes
 # The data-dependent policies (auto, rules:FILE) at P = 4:
 # tests/mpi_policy.c must pass; the same run with the test-only mutant
-# PAPCOLL_TEST_POLICY_LOCAL (the policies read a local value instead of
-# exchanged data) must be caught as a disagreement (exit 3).
+# build/tests/mpi_policy_mutant (the policies read a local value instead of
+# exchanged data; Makefile, PAPCOLL_MUTANT_LOCAL_POLICY) must be caught as a disagreement (exit 3).
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 BIN=$OUTDIR/build/tests/mpi_policy
@@ -67,8 +67,8 @@ echo "$(head -n1 "$TMP/model.cache" | cut -d' ' -f1) 6 0 0 0" >>"$TMP/model.cach
 mc 4
 "$OUTDIR/bin/paptrace" stats "$TMP/mc4.h5" 2>/dev/null | grep -q 'policy=auto .* model=2 ' ||
     { echo "FAIL policy.sh: model_cache: a three- or four-value line replaced the model (alpha 2 s)"; rc=1; }
-PAPCOLL_TEST_POLICY_LOCAL=1 timeout -k 5 180 mpirun --oversubscribe --mca mpi_yield_when_idle 1 -np 4 \
-    "$BIN" "$TMP/rules.conf" --iters 20 >"$TMP/mutant.log" 2>&1
+timeout -k 5 180 mpirun --oversubscribe --mca mpi_yield_when_idle 1 -np 4 \
+    "$BIN"_mutant "$TMP/rules.conf" --iters 20 >"$TMP/mutant.log" 2>&1
 m=$?
 if [[ $m -ne 3 ]]; then
     echo "FAIL policy.sh: the local-value mutant was not caught (exit $m, want 3)"

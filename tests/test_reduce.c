@@ -18,12 +18,6 @@
  *                  the dense count; the cap counts encoded bytes (8 MiB on
  *                  the emulated cluster's model: 129 dense, the model's
  *                  53 at a quarter, the cap's 65 at a half).
- *   naps           papcoll__fg_naps (whether a whole-value participant's
- *                  foreground waits nap): never when ranks do not share
- *                  cores; when they do, from a tenth of the wall time as
- *                  CPU time on, and without a previous call to look at;
- *                  papcoll__pace_naps (when such a wait naps): after its
- *                  yielding phase and before the call's nap_until.
  * Exit status 1 when anything failed.
  */
 #include <math.h>
@@ -188,46 +182,6 @@ static void test_density(void)
         }
 }
 
-/* ------------------------------------------------------------ naps */
-
-static void test_naps(void)
-{
-    static const double cases[][3] = { /* cpu, wall, naps when oversubscribed */
-        {0.060, 0.229, 1}, /* the PIC's push and render, 8 ranks on 2 cores */
-        {0.0047, 0.119, 0}, /* papbench: 100 ms of sleep and a barrier */
-        {0.0101, 0.100, 1}, /* just above a tenth */
-        {0.0099, 0.100, 0}, /* just below */
-        {1.0, 1.0, 1},
-        {0, 0, 1},          /* no time between two calls: nothing says they sleep */
-        {NAN, NAN, 1},      /* the first call */
-        {0.5, NAN, 1},
-    };
-    static const double phases[][4] = { /* now, spin_end, nap_end, naps */
-        {10.0005, 10.001, 10.020, 0}, /* a foreground wait's first millisecond: yields */
-        {10.002, 10.001, 10.020, 1},  /* then naps */
-        {10.020, 10.001, 10.020, 0},  /* from the latest predicted arrival on: yields again */
-        {10.030, 10.001, 10.020, 0},
-        {10.0005, 10.001, 10.0008, 0}, /* the last arrival predicted inside the first millisecond: never naps */
-        {10.002, 10.001, 10.0008, 0},
-        {10.0, -INFINITY, 10.020, 1},  /* Clairvoyant's waits: no yielding phase */
-        {10.0, -INFINITY, -INFINITY, 0}, /* a call that does not nap */
-        {1e9, 10.001, INFINITY, 1},    /* no estimate: naps to the end */
-    };
-    size_t i;
-
-    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        check(papcoll__fg_naps(1, cases[i][0], cases[i][1]) == (int)cases[i][2],
-              "oversubscribed, cpu %g s in %g s: naps %d, expected %d", cases[i][0], cases[i][1],
-              papcoll__fg_naps(1, cases[i][0], cases[i][1]), (int)cases[i][2]);
-        check(!papcoll__fg_naps(0, cases[i][0], cases[i][1]), "not oversubscribed, cpu %g s in %g s: naps",
-              cases[i][0], cases[i][1]);
-    }
-    for (i = 0; i < sizeof(phases) / sizeof(phases[0]); i++)
-        check(papcoll__pace_naps(phases[i][0], phases[i][1], phases[i][2]) == (int)phases[i][3],
-              "at %g, yielding until %g, naps until %g: naps %d, expected %d", phases[i][0], phases[i][1],
-              phases[i][2], papcoll__pace_naps(phases[i][0], phases[i][1], phases[i][2]), (int)phases[i][3]);
-}
-
 int main(void)
 {
     unit_name = "test_reduce";
@@ -235,6 +189,5 @@ int main(void)
     test_segments();
     test_round_alpha();
     test_density();
-    test_naps();
     return unit_summary();
 }

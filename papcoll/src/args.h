@@ -73,7 +73,7 @@ typedef struct papcoll__args {
     /* Packing (args.c): temporaries, and what to unpack when the call ends. */
     char *tmp_s, *tmp_r;
     int unpack_r;       /* rbuf is tmp_r: unpack it into u_rbuf at the end */
-    double nap_until;   /* foreground waits nap until then (papcoll__mono; -inf: never; local, call.c) */
+    int nap;            /* the call's waits nap between polls: ranks share cores (p2p.c; local) */
     int u_rn;           /* elements of u_rtype to unpack */
 } papcoll__args_t;
 

@@ -40,14 +40,6 @@ double papcoll__mono(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-double papcoll__thread_cpu(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* This rank's own clock: the monotonic clock, skewed only by tests. */
 static double raw(const papcoll_ctx_t *ctx)
 {

@@ -11,7 +11,6 @@
 
 double papcoll__mono(void);
 /* CPU time of the calling thread [s]. */
-double papcoll__thread_cpu(void);
 double papcoll__now(const papcoll_ctx_t *ctx);
 int papcoll__clock_init(papcoll_ctx_t *ctx);
 /* Re-estimates offset and drift (collective over ctx->clock_comm; one

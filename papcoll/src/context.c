@@ -484,7 +484,6 @@ int papcoll_init(MPI_Comm comm, const papcoll_options_t *opts, papcoll_ctx_t **o
     PMPI_Query_thread(&provided);
     ctx->has_monitor = provided == MPI_THREAD_MULTIPLE && !opts->no_monitor;
     ctx->oversubscribed = oversubscribed();
-    ctx->exit_cpu = ctx->exit_wall = NAN;
     rc = read_options(ctx, opts);
     if ((rc = agree(ctx, rc)) != PAPCOLL_OK || (rc = agree_reduce(ctx)) != PAPCOLL_OK)
         goto fail;

@@ -44,8 +44,6 @@ struct papcoll_ctx {
     int quiet;
     int has_monitor;      /* sites run monitor threads */
     int oversubscribed;   /* ranks share this node's cores (context.c) */
-    double exit_cpu, exit_wall; /* the application thread's CPU and monotonic time at its last
-                                 * papcoll call's exit (NaN: none yet; call.c) */
     int check;            /* PAPCOLL_CHECK: agreement check at every call */
     size_t segment_bytes; /* PAPCOLL_SEGMENT_BYTES: segment size of SEGMENTED algorithms */
     /* Reduction options, rank 0's on every rank (context.c). */

@@ -1,7 +1,7 @@
 /*
- * The monitor thread (Proficz 2020, Fig. 3): one per call site.  The
- * application thread queues jobs into the site's ring (a plan job at the
- * edge or at the call, background parts, record shipments, clock
+ * The monitor thread (Proficz 2020, Fig. 3): one per call site, and the
+ * one decision path.  The application thread queues jobs into the site's
+ * ring (the plan job of a call, background parts, record shipments, clock
  * re-estimations) and waits on site->cond for their results; the thread
  * sleeps on the same condition variable while the ring is empty, so it
  * costs no CPU between iterations.  One thread per site rather than per
@@ -9,15 +9,18 @@
  * site, and with a shared thread a rank that reached another site first
  * would wait for it behind the blocked exchange (a cross-site deadlock).
  *
- * A plan job: exchange -> predictor -> select -> plan -> publish ->
+ * A plan job: exchange -> inputs -> decide -> plan_get -> publish ->
  * background part.  Every buffer it uses was allocated with the site and
  * the ring never allocates, so no rank can skip an exchange the others
  * entered for want of memory.
  *
- * Agreement: the plan is a deterministic function of the exchanged bytes
- * and the job's signature (the predictor sees only exchanged values; ties
- * are broken by rank), so every rank derives the same plan whatever its
- * local timing.
+ * Agreement: the decision and the plan are deterministic functions of the
+ * exchanged bytes, the policy and the job's signature (the predictor sees
+ * only exchanged values; ties are broken by rank), so every rank derives
+ * the same whatever its local timing.  Whether the call waits for its
+ * decision depends on the policy alone (papcoll__site_waits), and the
+ * signature a job decides for is the previous call's on every rank, so a
+ * mismatch with the call's own is seen by every rank alike.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -26,15 +29,13 @@
 #include "algo.h"
 #include "clock.h"
 #include "monitor.h"
-#include "p2p.h"
 
 static void fill_rec(const papcoll_site_t *site, double est, double *rec)
 {
     rec[PAPCOLL__X_EST] = est;
-    rec[PAPCOLL__X_ARRIVAL] = site->last_arrival;
-    rec[PAPCOLL__X_EXIT] = site->last_exit;
+    rec[PAPCOLL__X_ARRIVAL] = site->marks.last_arrival;
     rec[PAPCOLL__X_ITER] = site->calls;
-    rec[PAPCOLL__X_DENSITY] = site->last_density;
+    rec[PAPCOLL__X_DENSITY] = site->marks.last_density;
 }
 
 double papcoll__spread(const double *x, int n, int stride, double *lo)
@@ -59,17 +60,6 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The largest of the first min(n, PAPCOLL__LAG_WIN) values of ring (0: none). */
-static double ring_max(const double *ring, int n)
-{
-    double m = -INFINITY;
-    int i;
-
-    for (i = 0; i < n && i < PAPCOLL__LAG_WIN; i++)
-        m = fmax(m, ring[i]);
-    return n > 0 ? m : 0;
-}
-
 /* The median of the first min(n, PAPCOLL__LAG_WIN) values of ring (NaN: none). */
 static double ring_median(const double *ring, int n)
 {
@@ -83,105 +73,129 @@ static double ring_median(const double *ring, int n)
 
 /* The policies' inputs from exchange `it` into slot it % 2.  The slot
  * still holds exchange it - 2, whose prediction (for call it - 2) is
- * scored against the arrivals of call it - 1 first: the lag-1 error a
- * policy deciding from the previous exchange makes (call.c).  The other
- * slot holds exchange it - 1, whose latest edge estimate is scored against
- * call it - 1's last arrival: how late the last rank comes after its
- * estimate (edge_lag, the largest of the last PAPCOLL__LAG_WIN, for the end
- * of the naps in call.c: a wait that yields too early takes the cores from
- * the last rank, one that naps too long adds a nap's latency). */
-static void snapshot(papcoll_site_t *site, int it)
+ * scored against the arrivals of call it - 1 first: how far a prediction
+ * misses the call after the one it was made for (lag_noise). */
+static void snapshot(papcoll__xstate_t *xs, int P, int it)
 {
-    papcoll__snap_t *s = &site->snap[it & 1];
-    const papcoll__snap_t *o = &site->snap[(it - 1) & 1];
-    int P = site->ctx->size, i;
-    double *col = site->col, lo, mx = -INFINITY, e;
+    papcoll__snap_t *s = &xs->snap[it & 1];
+    double *col = xs->col, lo, e;
+    int i;
 
     for (i = 0; i < P; i++)
-        col[i] = site->xchg[i * PAPCOLL__XCHG + PAPCOLL__X_ARRIVAL];
+        col[i] = xs->xchg[i * PAPCOLL__XCHG + PAPCOLL__X_ARRIVAL];
     s->spread = papcoll__spread(col, P, 1, &s->first);
     if (s->iter == it - 2 && !isnan(s->spread)) {
         for (i = 0; i < P; i++)
             col[i] -= s->first + s->pred[i];
         e = papcoll__spread(col, P, 1, &lo);
         if (!isnan(e))
-            site->lag_err[site->nlag++ % PAPCOLL__LAG_WIN] = e;
+            xs->lag_err[xs->nlag++ % PAPCOLL__LAG_WIN] = e;
     }
-    for (i = 0; i < P; i++)
-        mx = fmax(mx, site->xchg[i * PAPCOLL__XCHG + PAPCOLL__X_EXIT]);
-    s->runtime = !isnan(s->spread) && isfinite(mx) ? mx - s->first : NAN;
-    s->lag_noise = ring_median(site->lag_err, site->nlag);
-    if (it >= 1 && o->iter == it - 1 && !isnan(s->spread) && isfinite(o->edge_last))
-        site->edge_err[site->nedge++ % PAPCOLL__LAG_WIN] = s->first + s->spread - o->edge_last;
-    s->edge_lag = ring_max(site->edge_err, site->nedge);
-    s->noise = site->noise;
-    s->edge_last = -INFINITY;
-    for (i = 0; i < P && !isnan(s->edge_last); i++)
-        s->edge_last = isnan(site->xchg[i * PAPCOLL__XCHG + PAPCOLL__X_EST])
-                           ? NAN
-                           : fmax(s->edge_last, site->xchg[i * PAPCOLL__XCHG + PAPCOLL__X_EST]);
-    memcpy(s->pred, site->pred, (size_t)P * sizeof(double));
+    s->lag_noise = ring_median(xs->lag_err, xs->nlag);
+    s->noise = xs->noise;
+    memcpy(s->pred, xs->pred, (size_t)P * sizeof(double));
     s->iter = it;
 }
 
-/* Exchange + predictor update into site->pred and site->noise (the last
+/* Exchange + predictor update into xs->pred and xs->noise (the last
  * prediction scored against the arrivals it was made for); *t0: when the
  * data arrived.  Collective over site->mcomm. */
 static int exchange(papcoll_site_t *site, const double *rec, double *t0)
 {
+    papcoll__xstate_t *xs = &site->xs;
     int P = site->ctx->size, i, rc;
-    double *col = site->col, it;
+    double *col = xs->col, it;
 
-    rc = PMPI_Allgather(rec, PAPCOLL__XCHG, MPI_DOUBLE, site->xchg, PAPCOLL__XCHG, MPI_DOUBLE, site->mcomm);
+    rc = PMPI_Allgather(rec, PAPCOLL__XCHG, MPI_DOUBLE, xs->xchg, PAPCOLL__XCHG, MPI_DOUBLE, site->mcomm);
     *t0 = papcoll__mono();
+    xs->pred_ok = rc == MPI_SUCCESS;
     if (rc != MPI_SUCCESS)
         return PAPCOLL__ERR(rc);
     for (i = 0; i < P; i++)
-        col[i] = site->xchg[i * PAPCOLL__XCHG + PAPCOLL__X_ARRIVAL];
-    it = site->xchg[PAPCOLL__X_ITER]; /* the call predicted now; the arrivals are of the one before */
-    if (site->pred_ok && site->pred_iter == it - 1)
-        papcoll__pred_score(&site->predictor, site->pred, col);
-    site->pred_iter = it;
-    papcoll__pred_observe(&site->predictor, col);
-    site->noise = papcoll__pred_noise(&site->predictor);
+        col[i] = xs->xchg[i * PAPCOLL__XCHG + PAPCOLL__X_ARRIVAL];
+    it = xs->xchg[PAPCOLL__X_ITER]; /* the call predicted now; the arrivals are of the one before */
+    if (xs->pred_iter == it - 1)
+        papcoll__pred_score(&xs->predictor, xs->pred, col);
+    xs->pred_iter = it;
+    papcoll__pred_observe(&xs->predictor, col);
+    xs->noise = papcoll__pred_noise(&xs->predictor);
     for (i = 0; i < P; i++)
-        col[i] = site->xchg[i * PAPCOLL__XCHG + PAPCOLL__X_EST];
-    papcoll__pred_predict(&site->predictor, col, site->pred);
-    site->density = papcoll__model_density(site->xchg + PAPCOLL__X_DENSITY, P, PAPCOLL__XCHG);
-    snapshot(site, (int)it);
+        col[i] = xs->xchg[i * PAPCOLL__XCHG + PAPCOLL__X_EST];
+    papcoll__pred_predict(&xs->predictor, col, xs->pred);
+    xs->density = papcoll__model_density(xs->xchg + PAPCOLL__X_DENSITY, P, PAPCOLL__XCHG);
+    snapshot(xs, P, (int)it);
     return PAPCOLL_OK;
 }
 
-/* Exchange (or explicit PAT), select and plan: the common steps of the
- * monitor's plan job and of the inline path.  Returns the prediction used
- * (NULL: none) in *pred. */
-static int plan_steps(papcoll_site_t *site, int xchg, const double *rec, const double *pat, int has_pat,
-                      const papcoll__sig_t *sig, int plan, int iter, const papcoll__selection_t *sel)
+/*
+ * The one place the policies' inputs are computed: what every rank shares
+ * (the signature, P, the model) and, when data, exchange iter's snapshot:
+ * its prediction and the arrivals and exits of the call before, which it
+ * carried.  Never a local clock.  pat: an explicit PAT, the prediction
+ * itself, with nothing observed.
+ */
+static void inputs(const papcoll_site_t *site, const papcoll__sig_t *sig, const double *pat, int data, int iter,
+                   papcoll__pin_t *in)
 {
-    papcoll_ctx_t *ctx = site->ctx;
-    const double *pred = has_pat ? pat : NULL;
-    double t0 = papcoll__mono(), noise = 0;
-    int rc = PAPCOLL_OK;
+    const papcoll_ctx_t *ctx = site->ctx;
+    const papcoll__snap_t *snap = &site->xs.snap[iter & 1];
+    const papcoll__model_t *m = &ctx->model;
 
-    if (xchg) {
-        rc = exchange(site, rec, &t0);
-        pred = rc == PAPCOLL_OK ? site->pred : NULL;
-        noise = site->noise;
-        site->pred_ok = rc == PAPCOLL_OK;
-    }
-    if (!plan)
-        return rc;
-    if (sel != NULL)
-        site->sel = *sel;
-    else
-        papcoll__select(&site->policy, site->op, sig, ctx->size, ctx->has_monitor, &site->sel);
-    if (sig == NULL) { /* the first call's edge: its root is not known, the call plans */
-        site->plan.iter = -1;
-        return rc;
-    }
-    papcoll__plan_build(&site->plan, ctx, site->op, site->sel.algo, sig->root, sig->bytes, pred, noise, site->density,
-                        iter, t0);
-    return rc;
+    *in = (papcoll__pin_t){.P = ctx->size,
+                           .has_monitor = ctx->has_monitor,
+                           .bytes = (double)sig->bytes,
+                           .commutative = sig->commutative,
+                           .seg = (double)ctx->segment_bytes,
+                           .root = sig->root,
+                           .lag_noise = NAN,
+                           .spread = NAN};
+    in->alpha = ctx->has_model ? m->v[PAPCOLL__M_ALPHA] : NAN;
+    in->beta = ctx->has_model ? m->v[PAPCOLL__M_BETA] : NAN;
+    in->gamma = ctx->has_model ? m->v[PAPCOLL__M_GAMMA] : NAN;
+    in->xbeta = ctx->has_model ? m->v[PAPCOLL__M_XBETA] : NAN;
+    in->ralpha = ctx->has_model ? papcoll__model_ralpha(m) : NAN;
+    if (!data || (pat == NULL && snap->iter != iter))
+        return; /* nothing exchanged for this call */
+    in->data = 1;
+    in->pred = pat != NULL ? pat : snap->pred;
+    in->spread = papcoll__spread(in->pred, ctx->size, 1, NULL);
+    if (pat != NULL)
+        return; /* nothing observed */
+    in->lag_noise = snap->lag_noise;
+    in->noise = snap->noise;
+#ifdef PAPCOLL_MUTANT_LOCAL_POLICY /* the mutant tests/policy.sh must catch: a local value decides */
+    if (isfinite(site->marks.last_arrival))
+        in->spread = site->marks.last_arrival - snap->first;
+#endif
+}
+
+void papcoll__site_decide(papcoll_site_t *site, const papcoll__sig_t *sig, const double *pat, int data, int iter,
+                     papcoll__selection_t *sel)
+{
+    papcoll__pin_t in;
+
+    inputs(site, sig, pat, data, iter, &in);
+    papcoll__decide(&site->policy, site->op, sig, &in, sel);
+}
+
+int papcoll__plan_get(papcoll_site_t *site, const papcoll__sig_t *sig, const double *pat, int data, int iter,
+                      const papcoll__selection_t *sel, int algo, double t0)
+{
+    papcoll__decision_t *d = &site->dec;
+    papcoll__xstate_t *xs = &site->xs;
+    const double *pred = NULL;
+
+    if (papcoll_algo_flags(site->op, algo) & PAPCOLL_F_NEEDS_PAT)
+        pred = pat != NULL ? pat : data && xs->pred_ok ? xs->pred : NULL;
+    if (sel != &d->sel)
+        d->sel = *sel;
+    d->algo = algo;
+    d->rc = papcoll__plan_build(&site->plan, site->ctx, site->op, algo, sig->root, sig->bytes, pred,
+                                pred != NULL && pat == NULL ? xs->noise : 0, data ? xs->density : 1, iter, t0);
+    d->decided = 1;
+    d->sig = *sig;
+    d->time = papcoll__mono() - t0;
+    return d->rc;
 }
 
 void papcoll__resync(papcoll_ctx_t *ctx)
@@ -194,44 +208,47 @@ void papcoll__resync(papcoll_ctx_t *ctx)
         papcoll__warn(ctx, "clock re-estimation failed");
 }
 
-static void run_bg(papcoll_site_t *site, int iter, int algo, int root)
+/* The background part of the published decision (site->dec). */
+static void run_bg(papcoll_site_t *site, int iter)
 {
-    int rc;
-
-    papcoll__bg_yield_when(&site->bg_yields);
-    rc = papcoll__algo_bg_of(site->op, algo)(site, root);
-    papcoll__bg_yield_when(NULL);
+    int rc = papcoll__algo_bg_of(site->op, site->dec.algo)(site, site->dec.sig.root);
 
     pthread_mutex_lock(&site->lock);
-    site->bg_rc = rc;
-    site->bg_iter = iter;
+    site->dec.bg_rc = rc;
+    site->dec.bg_done = iter;
     pthread_cond_broadcast(&site->cond);
     pthread_mutex_unlock(&site->lock);
 }
 
-static void run_plan_job(papcoll_site_t *site, papcoll__job_t *job)
+/* Job k: exchange (or the explicit PAT), then, when asked, inputs, decide
+ * and plan_get for the job's signature; publish; the background part. */
+static void run_plan_job(papcoll_site_t *site, const papcoll__job_t *job)
 {
-    const papcoll__sig_t *sig = job->has_sig ? &job->sig : NULL;
-    int rc = PAPCOLL_OK, bg = 0, algo = -1, root = -1;
+    double t0;
+    int rc = PAPCOLL_OK, bg;
 
-    if (job->xchg || job->plan)
-        rc = plan_steps(site, job->xchg, job->rec, job->pat, job->has_pat, sig, job->plan, job->iter,
-                        job->has_sel ? &job->sel : NULL);
+    if (job->xchg)
+        rc = exchange(site, job->rec, &t0);
+    if (!job->publish)
+        return; /* the call decides without waiting: the decision is its own */
+    site->dec.decided = 0;
+    if (rc == PAPCOLL_OK && job->decide) {
+        t0 = papcoll__mono();
+        papcoll__site_decide(site, &job->sig, job->xchg ? NULL : site->xs.pat, 1, job->iter, &site->dec.sel);
+        rc = papcoll__plan_get(site, &job->sig, job->xchg ? NULL : site->xs.pat, 1, job->iter, &site->dec.sel,
+                               site->dec.sel.algo, t0);
+    }
+    bg = rc == PAPCOLL_OK && site->dec.decided && site->has_thread &&
+         (papcoll_algo_flags(site->op, site->dec.algo) & PAPCOLL_F_BACKGROUND) &&
+         !(site->dec.sel.fell_back && site->ctx->fallback == PAPCOLL__FB_ERROR); /* the call refuses */
     pthread_mutex_lock(&site->lock);
-    if (job->bg && (job->plan || !job->xchg)) { /* an exchange-only job leaves sel to the call */
-        algo = site->sel.algo;
-        root = site->plan.root;
-        bg = site->plan.iter == job->iter && (papcoll_algo_flags(site->op, algo) & PAPCOLL_F_BACKGROUND);
-    }
-    if (job->xchg || job->plan) {
-        site->job_rc = rc;
-        site->done_iter = job->iter;
-        site->mon_bg = bg ? job->iter : -1;
-        pthread_cond_broadcast(&site->cond);
-    }
+    site->dec.rc = rc;
+    site->dec.bg = bg;
+    site->dec.iter = job->iter;
+    pthread_cond_broadcast(&site->cond);
     pthread_mutex_unlock(&site->lock);
     if (bg)
-        run_bg(site, job->iter, algo, root);
+        run_bg(site, job->iter);
 }
 
 static void run_job(papcoll_site_t *site, papcoll__job_t *job)
@@ -242,6 +259,9 @@ static void run_job(papcoll_site_t *site, papcoll__job_t *job)
         break;
     case PAPCOLL__JOB_CLOCK:
         papcoll__resync(site->ctx);
+        break;
+    case PAPCOLL__JOB_BG:
+        run_bg(site, job->iter);
         break;
     default:
         run_plan_job(site, job);
@@ -325,45 +345,47 @@ static void commit(papcoll_site_t *site)
     pthread_mutex_unlock(&site->lock);
 }
 
-/* Fills a plan job from a request. */
-static void fill_plan(const papcoll_site_t *site, const papcoll__planreq_t *req, papcoll__job_t *job)
+int papcoll__site_waits(const papcoll_site_t *site)
 {
-    job->xchg = req->exchange;
-    fill_rec(site, req->est, job->rec);
-    job->has_pat = !req->exchange && req->pat != NULL;
-    job->pat = site->pat_copy;
-    if (job->has_pat)
-        memcpy(site->pat_copy, req->pat, (size_t)site->ctx->size * sizeof(double));
-    job->has_sig = req->sig != NULL;
-    if (req->sig != NULL)
-        job->sig = *req->sig;
-    job->plan = req->plan;
-    job->bg = req->bg;
-    job->has_sel = req->sel != NULL;
-    if (req->sel != NULL)
-        job->sel = *req->sel;
+    return papcoll__policy_uses_data(&site->policy) ||
+           (papcoll_algo_flags(site->op, site->policy.algo) & (PAPCOLL_F_NEEDS_PAT | PAPCOLL_F_BACKGROUND));
 }
 
-void papcoll__request_plan(papcoll_site_t *site, const papcoll__planreq_t *req)
+int papcoll__job_plan(papcoll_site_t *site, double est, const double *pat, const papcoll__sig_t *sig)
 {
-    papcoll__job_t *job = reserve(site, PAPCOLL__JOB_PLAN);
+    papcoll__job_t local, *job = &local;
 
-    fill_plan(site, req, job);
+    site->queued = 1;
+    if (pat != NULL)
+        memcpy(site->xs.pat, pat, (size_t)site->ctx->size * sizeof(double));
+    if (!site->has_thread && pat == NULL && !papcoll__site_waits(site))
+        return PAPCOLL_OK; /* nothing to exchange: the call decides */
+    if (site->has_thread)
+        job = reserve(site, PAPCOLL__JOB_PLAN);
+    job->kind = PAPCOLL__JOB_PLAN;
+    job->iter = site->calls;
+    job->xchg = pat == NULL;
+    fill_rec(site, est, job->rec);
+    job->publish = pat != NULL || papcoll__site_waits(site);
+    job->decide = job->publish && sig != NULL;
+    if (sig != NULL)
+        job->sig = *sig;
+    if (!site->has_thread) {
+        run_plan_job(site, job);
+        return site->dec.rc;
+    }
     commit(site);
-    if (req->exchange)
-        site->requested++;
+    return PAPCOLL_OK;
 }
 
-void papcoll__request_bg(papcoll_site_t *site)
+void papcoll__job_bg(papcoll_site_t *site)
 {
-    papcoll__job_t *job = reserve(site, PAPCOLL__JOB_PLAN);
-
-    job->xchg = job->plan = job->has_pat = job->has_sig = job->has_sel = 0;
-    job->bg = 1;
+    reserve(site, PAPCOLL__JOB_BG);
+    site->dec.bg = 1;
     commit(site);
 }
 
-void papcoll__request_ship(papcoll_site_t *site)
+void papcoll__job_ship(papcoll_site_t *site)
 {
     papcoll__job_t *job = reserve(site, PAPCOLL__JOB_SHIP);
 
@@ -371,66 +393,24 @@ void papcoll__request_ship(papcoll_site_t *site)
     commit(site);
 }
 
-void papcoll__request_clock(papcoll_site_t *site)
+void papcoll__job_clock(papcoll_site_t *site)
 {
     reserve(site, PAPCOLL__JOB_CLOCK);
     commit(site);
 }
 
-int papcoll__plan_inline(papcoll_site_t *site, const papcoll__planreq_t *req)
-{
-    double rec[PAPCOLL__XCHG];
-    int rc;
-
-    /* The plan reads what an exchange writes (the density): the previous
-     * call's exchange, a job that call may not have waited for, must be done */
-    if (site->prev_xchg && (rc = papcoll__wait_exchange(site, site->calls - 1)) != PAPCOLL_OK)
-        return rc;
-    fill_rec(site, req->est, rec);
-    if (req->exchange)
-        site->requested++;
-    return plan_steps(site, req->exchange, rec, req->pat, req->pat != NULL, req->sig, 1, site->calls,
-                      req->sel);
-}
-
-int papcoll__wait_plan(papcoll_site_t *site)
+int papcoll__wait_decision(papcoll_site_t *site)
 {
     int rc;
 
     if (!site->has_thread)
-        return PAPCOLL_OK;
+        return site->dec.iter == site->calls ? site->dec.rc : PAPCOLL_OK;
     pthread_mutex_lock(&site->lock);
-    while (site->done_iter != site->calls)
+    while (site->dec.iter != site->calls)
         pthread_cond_wait(&site->cond, &site->lock);
-    rc = site->job_rc;
+    rc = site->dec.rc;
     pthread_mutex_unlock(&site->lock);
     return rc;
-}
-
-int papcoll__wait_exchange(papcoll_site_t *site, int iter)
-{
-    int rc;
-
-    if (!site->has_thread)
-        return PAPCOLL_OK;
-    pthread_mutex_lock(&site->lock);
-    while (site->done_iter < iter)
-        pthread_cond_wait(&site->cond, &site->lock);
-    rc = site->done_iter == iter ? site->job_rc : PAPCOLL_OK;
-    pthread_mutex_unlock(&site->lock);
-    return rc;
-}
-
-int papcoll__exchange_done(papcoll_site_t *site, int iter)
-{
-    int done;
-
-    if (!site->has_thread)
-        return 1;
-    pthread_mutex_lock(&site->lock);
-    done = site->done_iter >= iter;
-    pthread_mutex_unlock(&site->lock);
-    return done;
 }
 
 int papcoll__wait_bg(papcoll_site_t *site)
@@ -438,9 +418,9 @@ int papcoll__wait_bg(papcoll_site_t *site)
     int rc;
 
     pthread_mutex_lock(&site->lock);
-    while (site->bg_iter != site->calls)
+    while (site->dec.bg_done != site->calls)
         pthread_cond_wait(&site->cond, &site->lock);
-    rc = site->bg_rc;
+    rc = site->dec.bg_rc;
     pthread_mutex_unlock(&site->lock);
     return rc;
 }

@@ -6,50 +6,26 @@
 #ifndef PAPCOLL_P2P_H
 #define PAPCOLL_P2P_H
 
-#include <stdatomic.h>
 #include <string.h>
 
 #include "site.h"
 
-/* Background waits: poll with a growing sleep instead of spinning, or
- * yield between polls while *flag is set (papcoll__bg_yield_when sets flag
- * for the calling thread's background waits; NULL: always nap). */
-void papcoll__bg_yield_when(const atomic_int *flag);
+/* The polling waits (p2p.c): between polls a call's own waits nap, from
+ * 2 us doubling to 200 us, when nap (a->nap: ranks share cores), else
+ * yield; a background part's waits always nap. */
+int papcoll__fg_waitall(int n, MPI_Request *reqs, MPI_Status *sts, int nap);
+int papcoll__fg_waitsome(int n, MPI_Request *reqs, int *done, int *idx, MPI_Status *sts, int nap);
+int papcoll__fg_waitany(int n, MPI_Request *reqs, int *idx, MPI_Status *st, int nap);
+/* Waits (polling) for one message from src and matches it: *msg for
+ * PMPI_Imrecv, *bytes its size.  For parts that choose the buffer by size. */
+int papcoll__fg_probe(int src, int tag, MPI_Comm comm, MPI_Message *msg, size_t *bytes, int nap);
 int papcoll__bg_wait(MPI_Request *req);
 int papcoll__bg_waitall(int n, MPI_Request *reqs, MPI_Status *sts);
 int papcoll__bg_waitsome(int n, MPI_Request *reqs, int *done, int *idx, MPI_Status *sts);
-/* Clairvoyant's foreground: like the background waits until nap_until
- * (CLOCK_MONOTONIC, papcoll__mono; -inf: never, inf: to the end), then
- * yielding between polls until done (see papcoll__fg_naps). */
-int papcoll__cv_waitall(int n, MPI_Request *reqs, MPI_Status *sts, double nap_until);
-int papcoll__cv_waitsome(int n, MPI_Request *reqs, int *done, int *idx, MPI_Status *sts, double nap_until);
-/* Foreground waits that yield between polls for up to 1 ms, then nap
- * until nap_until (as above), then yield again until done. */
-int papcoll__fg_waitall(int n, MPI_Request *reqs, double nap_until);
-int papcoll__fg_waitany(int n, MPI_Request *reqs, int *idx, MPI_Status *st, double nap_until);
+int papcoll__bg_probe(int src, int tag, MPI_Comm comm, MPI_Message *msg, size_t *bytes);
 /* Receives one message of unknown size from src, appended to st->buf at
  * st->len; *len (may be NULL) gets its size. */
 int papcoll__bg_recv(papcoll__stage_t *st, int src, int tag, MPI_Comm comm, size_t *len);
-/* Waits (polling) for one message from src and matches it: *msg for
- * PMPI_Imrecv, *bytes its size.  For parts that choose the buffer by size. */
-int papcoll__bg_probe(int src, int tag, MPI_Comm comm, MPI_Message *msg, size_t *bytes);
-int papcoll__fg_probe(int src, int tag, MPI_Comm comm, MPI_Message *msg, size_t *bytes, double nap_until);
-/* Whether a polling wait naps at time now: after its yielding phase
- * (spin_end) and before its naps end (nap_end); else it yields. */
-int papcoll__pace_naps(double now, double spin_end, double nap_end);
-/*
- * Whether a call's foreground waits nap after their first millisecond: a
- * napping rank leaves its core to co-located ranks that compute, and pays a
- * timer slack (about 50 us) per nap in latency.  That is worth it only
- * when ranks share cores (oversubscribed: context.c says how it is known)
- * and they compute rather than sleep: the application thread used at least
- * a tenth of its wall time as CPU time between its previous papcoll call
- * and this one (cpu, wall; NaN when there was no previous call: nap).
- * Computing ranks get their share of the shared cores (a quarter with 8
- * ranks on 2 cores); ranks that sleep or wait for I/O use a few per cent.
- * SPMD ranks do alike, so this rank's own phase stands for its neighbours'.
- */
-int papcoll__fg_naps(int oversubscribed, double cpu, double wall);
 int papcoll__stage_reserve(papcoll__stage_t *st, size_t bytes);
 /* A work buffer of at least bytes for role slot (PAPCOLL__SCR_*) of the
  * calling thread's part of a call, or NULL (NOMEM).  The site keeps it for

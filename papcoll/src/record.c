@@ -92,9 +92,9 @@ int papcoll__record_call(papcoll_site_t *site, const papcoll__args_t *a, int alg
         snprintf(b->detail[b->n], sizeof(b->detail[b->n]), "%s", reason && detail ? detail : "");
     }
     r = &b->recs[b->n++];
-    r->cstart = site->r_cstart;
-    r->edge = site->r_edge;
-    r->cend = site->r_cend;
+    r->cstart = site->marks.cstart;
+    r->edge = site->marks.edge;
+    r->cend = site->marks.cend;
     r->arrival = arrival;
     r->exit = exit;
     r->predicted = site->timing.predicted;

@@ -184,20 +184,3 @@ void papcoll__decide(const papcoll__policy_t *policy, papcoll_op_t op, const pap
         algo = choose_auto(policy, op, in, &e, out);
     restrict_chain(op, algo, sig, in->P, in->has_monitor, out);
 }
-
-void papcoll__select(const papcoll__policy_t *policy, papcoll_op_t op, const papcoll__sig_t *sig, int P,
-                     int has_monitor, papcoll__selection_t *out)
-{
-    papcoll__pin_t in = {.P = P, .has_monitor = has_monitor};
-
-    papcoll__decide(policy, op, sig, &in, out);
-}
-
-void papcoll__select_data(const papcoll__policy_t *policy, papcoll_op_t op, const papcoll__sig_t *sig,
-                          const papcoll__pin_t *in, papcoll__selection_t *out)
-{
-    papcoll__pin_t d = *in;
-
-    d.data = 1;
-    papcoll__decide(policy, op, sig, &d, out);
-}

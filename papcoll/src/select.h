@@ -56,11 +56,4 @@ int papcoll__policy_uses_data(const papcoll__policy_t *policy);
 void papcoll__decide(const papcoll__policy_t *policy, papcoll_op_t op, const papcoll__sig_t *sig,
                      const papcoll__pin_t *in, papcoll__selection_t *out);
 
-/* Former entry points, until call.c calls papcoll__decide: select is
- * decide without exchanged data, select_data with it. */
-void papcoll__select(const papcoll__policy_t *policy, papcoll_op_t op, const papcoll__sig_t *sig, int P,
-                     int has_monitor, papcoll__selection_t *out);
-void papcoll__select_data(const papcoll__policy_t *policy, papcoll_op_t op, const papcoll__sig_t *sig,
-                          const papcoll__pin_t *in, papcoll__selection_t *out);
-
 #endif

@@ -33,19 +33,18 @@ static int site_alloc(papcoll_site_t *site, int P)
     int rc;
 
     if ((rc = papcoll__plan_alloc(&site->plan, P)) != PAPCOLL_OK ||
-        (rc = papcoll__pred_init(&site->predictor, &site->ctx->pred, P)) != PAPCOLL_OK ||
+        (rc = papcoll__pred_init(&site->xs.predictor, &site->ctx->pred, P)) != PAPCOLL_OK ||
         (rc = alloc_ws(&site->fg, P)) != PAPCOLL_OK || (rc = alloc_ws(&site->bgw, P)) != PAPCOLL_OK)
         return rc;
-    site->xchg = calloc((size_t)P * PAPCOLL__XCHG, sizeof(double));
-    site->pred = calloc((size_t)P, sizeof(double));
-    site->col = calloc((size_t)P, sizeof(double));
-    site->pat_copy = calloc((size_t)P, sizeof(double));
+    site->xs.xchg = calloc((size_t)P * PAPCOLL__XCHG, sizeof(double));
+    site->xs.pred = calloc((size_t)P, sizeof(double));
+    site->xs.col = calloc((size_t)P, sizeof(double));
+    site->xs.pat = calloc((size_t)P, sizeof(double));
+    site->xs.snap[0].pred = calloc((size_t)P, sizeof(double));
+    site->xs.snap[1].pred = calloc((size_t)P, sizeof(double));
     site->stage = calloc((size_t)P, sizeof(papcoll__stage_t));
-    site->snap[0].pred = calloc((size_t)P, sizeof(double));
-    site->snap[1].pred = calloc((size_t)P, sizeof(double));
-    site->preview = malloc(sizeof *site->preview);
-    return (site->xchg && site->pred && site->col && site->pat_copy && site->stage && site->snap[0].pred &&
-            site->snap[1].pred && site->preview)
+    return (site->xs.xchg && site->xs.pred && site->xs.col && site->xs.pat && site->xs.snap[0].pred &&
+            site->xs.snap[1].pred && site->stage)
                ? PAPCOLL_OK
                : PAPCOLL_ERR_NOMEM;
 }
@@ -78,19 +77,18 @@ static void site_release(papcoll_site_t *site)
     free_comm(&site->mcomm);
     free_comm(&site->ccomm);
     papcoll__plan_free(&site->plan);
-    papcoll__pred_free(&site->predictor);
+    papcoll__pred_free(&site->xs.predictor);
     for (i = 0; site->stage && i < site->ctx->size; i++)
         free(site->stage[i].buf);
     for (i = 0; i < PAPCOLL__SCRATCH_SLOTS; i++)
         free(site->scratch[i].buf);
     free(site->stage);
-    free(site->xchg);
-    free(site->pred);
-    free(site->snap[0].pred);
-    free(site->snap[1].pred);
-    free(site->preview);
-    free(site->col);
-    free(site->pat_copy);
+    free(site->xs.xchg);
+    free(site->xs.pred);
+    free(site->xs.snap[0].pred);
+    free(site->xs.snap[1].pred);
+    free(site->xs.col);
+    free(site->xs.pat);
     free(site->identity);
     free_ws(&site->fg);
     free_ws(&site->bgw);
@@ -111,19 +109,14 @@ static void site_init(papcoll_site_t *site, papcoll_ctx_t *ctx, const char *name
     site->ctx = ctx;
     site->op = op;
     site->comm = site->mcomm = site->ccomm = MPI_COMM_NULL;
-    site->bg_iter = site->done_iter = site->mon_bg = -1;
-    atomic_init(&site->bg_yields, 0);
+    site->dec.iter = site->dec.bg_done = -1;
     site->last_sig.root = -2;
-    site->edge_call = -1;
-    site->last_algo = site->algo_hist[0] = site->algo_hist[1] = -1;
-    site->snap[0].iter = site->snap[1].iter = -1;
-    site->t_start = site->est = site->last_arrival = site->last_exit = NAN;
-    site->r_cstart = site->r_edge = site->r_cend = NAN;
-    site->given_arrival = NAN;
-    site->sent_density = site->last_density = NAN;
-    site->density = 1;
+    site->last_algo = -1;
+    site->xs.snap[0].iter = site->xs.snap[1].iter = -1;
+    site->xs.pred_iter = -2;
+    site->xs.density = 1;
+    site->marks = (papcoll__marks_t){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
     site->id = ctx->nsites++;
-    site->test_local_policy = getenv("PAPCOLL_TEST_POLICY_LOCAL") != NULL;
     snprintf(site->name, sizeof(site->name), "%s", name ? name : papcoll_op_name(op));
 }
 
@@ -231,18 +224,18 @@ int papcoll_site_free(papcoll_site_t **psite)
     return rc;
 }
 
-/* The algorithm the next call runs if its signature is the previous
- * call's (before the first call: the policy's, before its restrictions on
- * operations are known); for rules and auto the last call's. */
+/* The algorithm decided for the last call; before the first, the policy's
+ * (for a data-dependent policy its baseline) through the restrictions
+ * known before any call (the monitor, P). */
 static int current_algo(const papcoll_site_t *site)
 {
-    papcoll__selection_t s;
+    int algo = site->policy.algo;
 
-    if (papcoll__policy_uses_data(&site->policy) && site->last_algo >= 0)
-        return site->last_algo; /* a policy that chooses per call: its last choice */
-    papcoll__select(&site->policy, site->op, site->last_sig.root != -2 ? &site->last_sig : NULL, site->ctx->size,
-                    site->ctx->has_monitor, &s);
-    return s.algo;
+    if (site->last_algo >= 0)
+        return site->last_algo;
+    while (papcoll__algo_check(site->op, algo, NULL, site->ctx->size, site->ctx->has_monitor) != PAPCOLL__WHY_OK)
+        algo = papcoll__algo_fallback_of(site->op, algo);
+    return algo;
 }
 
 const char *papcoll_site_algo(const papcoll_site_t *site)
@@ -267,7 +260,7 @@ int papcoll_site_set_algo(papcoll_site_t *site, const char *policy)
 
     if (site == NULL)
         return PAPCOLL_ERR_INVAL;
-    if (site->requested != site->calls)
+    if (site->queued)
         return PAPCOLL_ERR_STATE; /* an exchange (maybe a background part) is pending */
     p = malloc(sizeof *p); /* a rules table is large for the stack */
     rc = p != NULL ? parse_policy(site->ctx, site->op, policy, p) : PAPCOLL_ERR_NOMEM;
@@ -291,7 +284,7 @@ int papcoll_site_bind_recv(papcoll_site_t *site, void *recvbuf, int recvcount, M
 
     if (site == NULL || recvcount < 0)
         return PAPCOLL_ERR_INVAL;
-    if (site->requested != site->calls || site->bg_started)
+    if (site->queued)
         return PAPCOLL_ERR_STATE; /* a background part may be using the old binding */
     papcoll__wait_idle(site);
     site->bound = NULL;
@@ -318,7 +311,7 @@ int papcoll_site_set_identity(papcoll_site_t *site, const void *identity, size_t
     if (site == NULL || (site->op != PAPCOLL_OP_REDUCE && site->op != PAPCOLL_OP_ALLREDUCE) ||
         (identity != NULL && (bytes == 0 || bytes > INT_MAX)))
         return PAPCOLL_ERR_INVAL;
-    if (site->requested != site->calls || site->bg_started)
+    if (site->queued)
         return PAPCOLL_ERR_STATE; /* between a call's edge and the call */
     papcoll__wait_idle(site);
     if (identity != NULL && (copy = malloc(bytes)) != NULL)
@@ -354,7 +347,7 @@ int papcoll_site_set_arrival(papcoll_site_t *site, double arrival)
 {
     if (site == NULL || !isfinite(arrival))
         return PAPCOLL_ERR_INVAL;
-    site->given_arrival = arrival;
+    site->marks.given_arrival = arrival;
     return PAPCOLL_OK;
 }
 
@@ -362,61 +355,60 @@ int papcoll_processing_start(papcoll_site_t *site)
 {
     if (site == NULL)
         return PAPCOLL_ERR_INVAL;
-    site->t_start = papcoll__now(site->ctx);
-    site->r_cstart = site->t_start;
+    site->marks.t_start = site->marks.cstart = papcoll__now(site->ctx);
     return PAPCOLL_OK;
 }
 
 /*
- * The edge queues the plan job for the previous call's signature (the
- * call's own is not known yet), and a call without an edge queues it with
- * the same rule (call.c): so whether a background part starts, for which
- * algorithm and root, is the same on every rank.  Before the first call no
- * signature is known and no background part starts here.  A data-dependent
- * policy's choice comes from the previous call's exchange (call.c), so the
- * edge can make it already (papcoll__preview) and the job plans it and
- * starts its background part, as for a fixed policy.  The choice of a
- * stateless one (rules, auto) is kept for the call, which then does not
- * make it again on its critical path.  The edge does not wait for that
- * exchange: it completes when the last rank reaches its previous edge, and
- * a rank that far behind would hold this rank's computation.  Without it
- * the edge queues the job as a call without an edge would, and the call
- * decides.
+ * The edge only queues job k: its exchange of this rank's estimate and,
+ * when the call will wait for it, a decision for the previous call's
+ * signature (the call's own is not known yet; a call without an edge
+ * queues the same, so every rank's job is the same).  Before the first
+ * call no signature is known and the call decides.  Without a monitor
+ * thread the call exchanges the estimate, when its decision needs it.
  */
 int papcoll_edge(papcoll_site_t *site, double fraction)
 {
-    const papcoll__sig_t *sig;
-    papcoll__selection_t s;
-    double now, est, t0;
-    int data;
+    double now;
 
     if (site == NULL || !(fraction > 0 && fraction <= 1))
         return PAPCOLL_ERR_INVAL;
-    if (isnan(site->t_start))
+    if (isnan(site->marks.t_start))
         return PAPCOLL_ERR_STATE;
-    if (site->requested != site->calls || !isnan(site->est))
+    if (site->queued || !isnan(site->marks.est))
         return PAPCOLL_OK; /* first edge of the iteration only */
     now = papcoll__now(site->ctx);
-    est = site->t_start + (now - site->t_start) / fraction;
-    site->est = est;
-    site->r_edge = now;
+    site->marks.est = site->marks.t_start + (now - site->marks.t_start) / fraction;
+    site->marks.edge = now;
     if (!site->has_thread)
-        return PAPCOLL_OK; /* the collective exchanges it, when its algorithm needs it */
-    sig = site->last_sig.root != -2 ? &site->last_sig : NULL;
-    t0 = papcoll__mono();
-    data = sig != NULL && papcoll__policy_uses_data(&site->policy) &&
-           papcoll__preview(site, sig, &s) == PAPCOLL_OK;
-    if (data) {
-        site->edge_sel = s;
-        site->edge_sig = *sig;
-        site->edge_call = site->calls;
-        site->edge_decision = papcoll__mono() - t0;
-    }
-    if (!data)
-        papcoll__select(&site->policy, site->op, sig, site->ctx->size, 1, &s);
-    site->job_plans = (papcoll_algo_flags(site->op, s.algo) & (PAPCOLL_F_NEEDS_PAT | PAPCOLL_F_BACKGROUND)) != 0;
-    papcoll__request_plan(
-        site, &(papcoll__planreq_t){est, 1, NULL, sig, site->job_plans, sig != NULL, data ? &s : NULL});
+        return PAPCOLL_OK;
+    return papcoll__job_plan(site, site->marks.est, NULL, site->last_sig.root != -2 ? &site->last_sig : NULL);
+}
+
+int papcoll_site_observe(papcoll_site_t *site, const papcoll_observed_t *o)
+{
+    papcoll__args_t a = {.site = site};
+
+    if (site == NULL || o == NULL || !isfinite(o->arrival) || !isfinite(o->exit) || o->exit < o->arrival ||
+        o->bytes < 0 || o->count < 0 ||
+        (site->op == PAPCOLL_OP_ALLREDUCE ? o->root != -1 : (o->root < 0 || o->root >= site->ctx->size)))
+        return PAPCOLL_ERR_INVAL;
+    if (site->has_thread || papcoll__policy_uses_data(&site->policy))
+        return PAPCOLL_ERR_STATE; /* its exchanges and plans would have to happen anyway */
+    a.op = site->op;
+    a.comm = site->comm;
+    a.rank = site->ctx->rank;
+    a.size = site->ctx->size;
+    a.root = a.sig.root = o->root;
+    a.bytes = a.sig.bytes = (size_t)o->bytes;
+    a.u_scount = a.u_rcount = a.sig.count = o->count;
+    a.u_stype = a.u_rtype = MPI_DATATYPE_NULL;
+    a.sig.mop = MPI_OP_NULL;
+    papcoll__record_name_type(site, o->datatype);
+    site->timing.decision = 0;
+    site->marks.given_arrival = NAN;
+    papcoll__call_finish(site, &a, PAPCOLL__ALGO_BASELINE, "observed: the caller ran the MPI library's collective", "",
+                         o->arrival, o->exit);
     return PAPCOLL_OK;
 }
 
@@ -424,9 +416,9 @@ int papcoll_processing_end(papcoll_site_t *site)
 {
     if (site == NULL)
         return PAPCOLL_ERR_INVAL;
-    if (isnan(site->t_start))
+    if (isnan(site->marks.t_start))
         return PAPCOLL_ERR_STATE;
-    site->t_start = NAN;
-    site->r_cend = papcoll__now(site->ctx);
+    site->marks.t_start = NAN;
+    site->marks.cend = papcoll__now(site->ctx);
     return PAPCOLL_OK;
 }

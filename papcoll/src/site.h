@@ -40,21 +40,18 @@ enum {
 };
 
 /* One rank's contribution to an exchange. */
-enum { PAPCOLL__X_EST, PAPCOLL__X_ARRIVAL, PAPCOLL__X_EXIT, PAPCOLL__X_ITER, PAPCOLL__X_DENSITY, PAPCOLL__XCHG };
+enum { PAPCOLL__X_EST, PAPCOLL__X_ARRIVAL, PAPCOLL__X_ITER, PAPCOLL__X_DENSITY, PAPCOLL__XCHG };
 
-/* What an exchange leaves for the data-dependent policies (call.c): the
- * prediction it made and the arrivals and exits it carried, those of the
- * call before the one it served.  Slot iter % 2 of site->snap. */
+/* What an exchange leaves for the policies: the prediction it made and
+ * the arrivals and exits it carried, those of the call before the one it
+ * served.  Slot iter % 2 of the exchange state's snap. */
 typedef struct {
-    int iter;         /* the call the exchange served (-1: none yet) */
+    int iter;         /* the call the exchange served (-1: none) */
     double *pred;     /* [P] its predicted offsets */
     double first;     /* earliest exchanged arrival (global clock; inf: none) */
     double spread;    /* max - min exchanged arrival (NaN: fewer than two) */
-    double runtime;   /* max exchanged exit - first (NaN: none) */
     double lag_noise; /* median of the last 5 lag-1 error spreads (NaN: none yet) */
     double noise;     /* the predictor's noise at the exchange (papcoll__pred_noise; 0: none) */
-    double edge_last; /* latest edge estimate of the call served (global clock; NaN: a rank gave none) */
-    double edge_lag;  /* largest of the recent calls' last arrival - edge_last (0: none yet) */
 } papcoll__snap_t;
 #define PAPCOLL__LAG_WIN 5
 
@@ -78,23 +75,62 @@ typedef struct {
 } papcoll__ws_t;
 
 /* A job of the monitor thread; the site holds a ring of them. */
-typedef enum { PAPCOLL__JOB_PLAN, PAPCOLL__JOB_SHIP, PAPCOLL__JOB_CLOCK } papcoll__job_kind_t;
+typedef enum { PAPCOLL__JOB_PLAN, PAPCOLL__JOB_BG, PAPCOLL__JOB_SHIP, PAPCOLL__JOB_CLOCK } papcoll__job_kind_t;
 typedef struct {
     papcoll__job_kind_t kind;
-    int iter;                      /* call index served */
-    int xchg;                      /* PLAN: exchange rec first (else: plan from pat) */
+    int iter;                 /* call index served */
+    int xchg;                 /* PLAN: exchange rec (else: the explicit PAT in the exchange state's pat) */
     double rec[PAPCOLL__XCHG];
-    double *pat;                   /* PLAN without exchange: [P] (site-owned), has_pat */
-    int has_pat;
-    int has_sig;
-    papcoll__sig_t sig;            /* PLAN: the signature to select and plan for */
-    int plan;                      /* PLAN: select and plan (else: exchange only) */
-    int bg;                        /* PLAN: run the background part afterwards */
-    int has_sel;                   /* PLAN: plan sel (a data policy's choice), else select */
-    papcoll__selection_t sel;
-    papcoll__batch_t batch;        /* SHIP: a copy of the full batch */
+    int publish;              /* PLAN: publish a decision (the call waits for it) */
+    int decide;               /* PLAN, publish: decide and plan for sig (else: the call decides) */
+    papcoll__sig_t sig;
+    papcoll__batch_t batch;   /* SHIP: a copy of the full batch */
 } papcoll__job_t;
 #define PAPCOLL__JOBS 8
+
+/* The decision of one call, published by its job (or made by the call). */
+typedef struct {
+    int iter;                 /* the call it serves (-1: none yet) */
+    int rc;
+    int decided;              /* 0: the job only exchanged, the call decides */
+    papcoll__sig_t sig;       /* the signature decided for */
+    papcoll__selection_t sel;
+    int algo;                 /* what runs: sel.algo, or its foreground fallback after a drain (call.c) */
+    double time;              /* s: inputs, decide and plan_get */
+    int bg;                   /* its background part was started (for algo at sig.root) */
+    int bg_done;              /* the call index whose background part finished (-1: none) */
+    int bg_rc;
+} papcoll__decision_t;
+
+/* What the exchanges keep (monitor.c): the predictor, the last exchange,
+ * its prediction and the snapshots the policies read. */
+typedef struct {
+    papcoll__predictor_t predictor;
+    double *xchg;         /* PAPCOLL__XCHG doubles per rank: the last exchange */
+    double *pred;         /* [P] predicted offsets of the last exchange */
+    int pred_ok;          /* pred holds the last exchange's prediction */
+    double pred_iter;     /* the call pred was made for (rank 0's PAPCOLL__X_ITER) */
+    double noise;         /* the predictor's noise after it (papcoll__pred_noise), seconds */
+    double density;       /* the largest exchanged density, rounded up (papcoll__model_density; 1: none) */
+    papcoll__snap_t snap[2];          /* the last two exchanges */
+    double lag_err[PAPCOLL__LAG_WIN]; /* error spreads of each prediction against the next call's arrivals */
+    int nlag;                         /* of them recorded (ring position: nlag % PAPCOLL__LAG_WIN) */
+    double *col;          /* [P] scratch: one column of the exchange */
+    double *pat;          /* [P] the explicit PAT of the pending call */
+} papcoll__xstate_t;
+
+/* The monitor API's marks of the pending call (papcoll_processing_start,
+ * papcoll_edge, papcoll_processing_end) and what this rank's previous call
+ * gives the next exchange. */
+typedef struct {
+    double t_start;       /* processing start (NaN: not started) */
+    double est;           /* edge estimate of the pending call (NaN: none) */
+    double cstart, edge, cend; /* recorded times */
+    double given_arrival; /* of the next call (papcoll_site_set_arrival; NaN: none) */
+    double last_arrival;  /* this rank's arrival at its previous call (exchanged with the next) */
+    double sent_density;  /* the running call's encoded / dense bytes sent (NaN: none; set by Clairvoyant) */
+    double last_density;  /* the previous call's (exchanged as PAPCOLL__X_DENSITY) */
+} papcoll__marks_t;
 
 struct papcoll_site {
     papcoll_ctx_t *ctx;
@@ -106,38 +142,17 @@ struct papcoll_site {
     MPI_Comm comm;        /* data communicator of this site */
     MPI_Comm mcomm;       /* monitor communicator of this site */
     MPI_Comm ccomm;       /* agreement checks (PAPCOLL_CHECK), else MPI_COMM_NULL */
-    papcoll__predictor_t predictor;
     /* Application thread only. */
     int calls;            /* collectives completed */
-    int requested;        /* exchanges requested (by an edge or a call) */
-    int bg_started;       /* a background part was queued for the pending call */
-    int bg_algo, bg_root; /* what it serves */
-    int job_plans;        /* the pending call's plan job selects and plans */
+    int queued;           /* job `calls` is queued (by the edge or the call) */
     papcoll__sig_t last_sig; /* signature of the previous call (root -2: none yet) */
-    /* A stateless data-dependent policy's choice made at the edge (rules,
-     * auto: papcoll_edge), which the call reuses when its signature is the
-     * one the edge saw (call.c). */
-    papcoll__selection_t edge_sel;
-    papcoll__sig_t edge_sig;
-    int edge_call;        /* the call it serves (-1: none) */
-    double edge_decision; /* its time (s) */
     int last_algo;        /* algorithm of the previous call (-1: none) */
-    int algo_hist[2];     /* algorithm of call k in slot k % 2 (-1: none) */
-    int prev_xchg;        /* the previous call had an exchange */
     int warned;           /* the fallback warning was printed */
-    int test_local_policy; /* PAPCOLL_TEST_POLICY_LOCAL (test-only): policies read a local value */
-    double t_start;       /* processing start (NaN: not started) */
-    double est;           /* edge estimate of the pending call (NaN: none) */
-    double last_arrival, last_exit;
-    double sent_density;  /* the running call's encoded / dense bytes sent (NaN: none; set by Clairvoyant) */
-    double last_density;  /* the previous call's (exchanged as PAPCOLL__X_DENSITY) */
-    double given_arrival; /* of the next call (papcoll_site_set_arrival; NaN: none) */
+    papcoll__marks_t marks;
     papcoll_timing_t timing;
-    double r_cstart, r_edge, r_cend; /* monitor API times of the pending call */
     papcoll__batch_t batch;          /* records not yet shipped (record.c) */
     papcoll__recv_t recv;            /* rank 0 while tracing (record.c) */
     papcoll__ws_t fg;                /* the foreground's work arrays */
-    double *pat_copy;                /* [P] explicit PAT of the pending call */
     /* The monitor thread and what it shares under lock. */
     int has_thread;
     pthread_t thread;
@@ -146,31 +161,9 @@ struct papcoll_site {
     papcoll__job_t jobs[PAPCOLL__JOBS];
     int job_head, njobs;  /* ring: the next job to run, jobs queued or running */
     int stop;
-    int done_iter;        /* call index whose plan job finished */
-    int job_rc;           /* its status */
-    int mon_bg;           /* call index for which it started a background part */
-    int bg_iter;          /* call index whose background part finished */
-    int bg_rc;
-    /* 1 from the running call's decision to its end when that call's waits
-     * do not nap (papcoll__fg_naps): its background part's waits then yield
-     * between polls instead of napping (papcoll__bg_yield_when). */
-    atomic_int bg_yields;
-    papcoll__plan_t plan;
-    papcoll__selection_t sel; /* the plan's selection */
-    int pred_ok;          /* pred holds the last exchange's prediction */
-    /* Monitor side (or the calling thread without a monitor). */
-    double *xchg;         /* PAPCOLL__XCHG doubles per rank: the last exchange */
-    double *pred;         /* [P] predicted offsets of the last exchange */
-    double pred_iter;     /* the call pred was made for (rank 0's PAPCOLL__X_ITER) */
-    double noise;         /* the predictor's noise after it (papcoll__pred_noise), seconds */
-    double density;       /* the largest exchanged density, rounded up (papcoll__model_density; 1: none) */
-    papcoll__snap_t snap[2];          /* the last two exchanges, for the policies */
-    papcoll__policy_t *preview;       /* scratch copy of the policy (papcoll__preview) */
-    double lag_err[PAPCOLL__LAG_WIN]; /* error spreads of each prediction against the next call's arrivals */
-    int nlag;                         /* of them recorded (ring position: nlag % PAPCOLL__LAG_WIN) */
-    double edge_err[PAPCOLL__LAG_WIN]; /* last arrival - latest edge estimate of recent calls */
-    int nedge;                        /* of them recorded (ring position: nedge % PAPCOLL__LAG_WIN) */
-    double *col;          /* [P] scratch: one column of the exchange */
+    papcoll__decision_t dec; /* the latest decision */
+    papcoll__plan_t plan;    /* its plan */
+    papcoll__xstate_t xs;    /* the exchanges' state (monitor side, or the calling thread without a monitor) */
     papcoll__stage_t *stage; /* [P] background receive buffers */
     papcoll__stage_t scratch[PAPCOLL__SCRATCH_SLOTS]; /* the calling thread's work buffers (papcoll__scratch) */
     papcoll__ws_t bgw;    /* the background's work arrays */

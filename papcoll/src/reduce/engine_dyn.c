@@ -180,11 +180,9 @@ static int post_value(const papcoll__args_t *a, int send, char *buf, size_t byte
 
 /* Receives peer's value into tmp (cap bytes; sparse-encoded when id !=
  * NULL, its size from a probe), *n its bytes; rq: K requests.  Like every
- * wait of a whole-value participant it polls, yielding for 1 ms and then
- * napping when ranks share cores with computing ones (papcoll__fg_naps)
- * until the latest predicted arrival (a->nap_until), then yielding again,
- * instead of spinning in MPI: a rank waiting for a late partner leaves the
- * shared cores to the ranks still computing (p2p.h). */
+ * wait of a whole-value participant it polls (p2p.c: napping where ranks
+ * share cores, a->nap) instead of spinning in MPI: a rank waiting for a
+ * late partner leaves shared cores to the ranks still computing. */
 static int receive(const papcoll__args_t *a, const void *id, char *tmp, size_t cap, int peer, int K,
                    MPI_Request *rq, size_t *n)
 {
@@ -195,13 +193,13 @@ static int receive(const papcoll__args_t *a, const void *id, char *tmp, size_t c
     if (id == NULL) {
         rc = post_value(a, 0, tmp, a->bytes, K, peer, rq);
     } else {
-        if ((rc = papcoll__fg_probe(peer, PAPCOLL__TAG_DATA, a->comm, &msg, n, a->nap_until)) != PAPCOLL_OK)
+        if ((rc = papcoll__fg_probe(peer, PAPCOLL__TAG_DATA, a->comm, &msg, n, a->nap)) != PAPCOLL_OK)
             return rc;
         if (*n > cap)
             return PAPCOLL_ERR_TRUNCATE;
         rc = PAPCOLL__ERR(PMPI_Imrecv(tmp, (int)*n, MPI_BYTE, &msg, rq));
     }
-    return rc != PAPCOLL_OK ? rc : papcoll__fg_waitall(K, rq, a->nap_until);
+    return rc != PAPCOLL_OK ? rc : papcoll__fg_waitall(K, rq, MPI_STATUSES_IGNORE, a->nap);
 }
 
 /* papcoll__sparse_merge's operation: hi := lo (op) hi. */
@@ -290,7 +288,7 @@ static int root_coordinate(const papcoll__args_t *a, const void *id, const int h
             break;
         if (rq[K] == MPI_REQUEST_NULL && papcoll__dyn_expects(c) && (rc = post_ready(a, tag, &S, &rq[K])))
             break;
-        if ((rc = papcoll__fg_waitany(K + 1, rq, &i, &st, a->nap_until)) != PAPCOLL_OK)
+        if ((rc = papcoll__fg_waitany(K + 1, rq, &i, &st, a->nap)) != PAPCOLL_OK)
             break;
         if (i == MPI_UNDEFINED) {
             rc = PAPCOLL_ERR_STATE; /* nothing to wait for before the last pairing: cannot happen */
@@ -360,7 +358,7 @@ static int pair_participant(const papcoll__args_t *a, const void *id, int S, int
         if ((rc = papcoll__send_bytes(&S, sizeof(S), a->root, tag, a->comm)) != PAPCOLL_OK ||
             (rc = papcoll__irecv_bytes(order, sizeof(order), a->root, PAPCOLL__TAG_RED_ORDER, a->comm,
                                        &rq)) != PAPCOLL_OK ||
-            (rc = papcoll__fg_waitall(1, &rq, a->nap_until)) != PAPCOLL_OK)
+            (rc = papcoll__fg_waitall(1, &rq, MPI_STATUSES_IGNORE, a->nap)) != PAPCOLL_OK)
             break;
         if (order[0] == ORD_HANDOVER) { /* the root, on its arrival */
             rc = root_coordinate(a, id, order, tag, acc, tmp, id == NULL ? a->bytes : cap);
@@ -368,7 +366,7 @@ static int pair_participant(const papcoll__args_t *a, const void *id, int S, int
         }
         if (order[0] == ORD_SEND) {
             if ((rc = post_value(a, 1, acc, nb, K, order[1], prq)) == PAPCOLL_OK)
-                rc = papcoll__fg_waitall(K, prq, a->nap_until);
+                rc = papcoll__fg_waitall(K, prq, MPI_STATUSES_IGNORE, a->nap);
             break;
         }
         if ((rc = receive(a, id, tmp, cap, order[1], K, prq, &got)) != PAPCOLL_OK)

@@ -50,9 +50,8 @@
  * once the rank's earlier rounds have delivered.  No deadlock: an event
  * waits only for events of earlier rounds or for the matching send of its
  * round (receives are posted in round order).  Waits poll, not MPI's
- * spinning wait, with a growing sleep while the call naps (p2p.h's
- * papcoll__cv_ waits, papcoll__fg_naps, a->nap_until): ranks that wait for
- * a late one leave shared cores to the ranks still computing.  Partials
+ * spinning wait, napping where ranks share cores (p2p.c, a->nap): ranks
+ * that wait for a late one leave shared cores to the ranks still computing.  Partials
  * are combined in schedule order: COMMUTATIVE_ONLY (falls back to
  * rabenseifner); for a given schedule the bracketing is fixed, so results
  * repeat bit for bit.  SPARSE: with the site's identity (sparse.h) each
@@ -530,7 +529,7 @@ int papcoll_reduce_clairvoyant(const papcoll__args_t *a)
             rc = advance(&e, e.todo[--e.ntodo]);
         if (rc != PAPCOLL_OK || e.started == e.m)
             break;
-        if ((rc = papcoll__cv_waitsome(e.W, e.rreq, &done, idx, st, a->nap_until)) != PAPCOLL_OK)
+        if ((rc = papcoll__fg_waitsome(e.W, e.rreq, &done, idx, st, a->nap)) != PAPCOLL_OK)
             break;
         if (done == MPI_UNDEFINED) {
             rc = PAPCOLL_ERR_STATE; /* nothing to wait for, yet events left: not a valid schedule */
@@ -545,9 +544,9 @@ int papcoll_reduce_clairvoyant(const papcoll__args_t *a)
         unlock(&e);
     }
     if (rc == PAPCOLL_OK)
-        rc = papcoll__cv_waitall(c->N, e.sreq, MPI_STATUSES_IGNORE, a->nap_until);
+        rc = papcoll__fg_waitall(c->N, e.sreq, MPI_STATUSES_IGNORE, a->nap);
     if (e.sent_dense > 0) /* for the next plans' segment count (papcoll__model_density) */
-        a->site->sent_density = e.sent_enc / e.sent_dense;
+        a->site->marks.sent_density = e.sent_enc / e.sent_dense;
 out:
     free(e.ev);
     free(e.sreq);

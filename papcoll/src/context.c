@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "algo_ids.h"
 #include "clock.h"
 #include "context.h"
 #include "plan.h"
@@ -262,8 +263,10 @@ static int read_part(papcoll_ctx_t *ctx, const papcoll_options_t *o, const char 
 /* allreduce_reduce / allreduce_bcast: the parts of allreduce reduce_bcast. */
 static int read_composite(papcoll_ctx_t *ctx, const papcoll_options_t *o, const config_t *cfg)
 {
-    const char *r = first_of(getenv("PAPCOLL_ALLREDUCE_REDUCE"), cfg->ar_reduce, "rabenseifner", NULL);
-    const char *b = first_of(getenv("PAPCOLL_ALLREDUCE_BCAST"), cfg->ar_bcast, "scatter_allgather", NULL);
+    const char *r = first_of(getenv("PAPCOLL_ALLREDUCE_REDUCE"), cfg->ar_reduce,
+                             papcoll_algo_name(PAPCOLL_OP_REDUCE, PAPCOLL__A_reduce_rabenseifner), NULL);
+    const char *b = first_of(getenv("PAPCOLL_ALLREDUCE_BCAST"), cfg->ar_bcast,
+                             papcoll_algo_name(PAPCOLL_OP_BCAST, PAPCOLL__A_bcast_scatter_allgather), NULL);
     int rc = read_part(ctx, o, "allreduce_reduce", PAPCOLL_OP_REDUCE, r, &ctx->ar_reduce);
 
     return rc ? rc : read_part(ctx, o, "allreduce_bcast", PAPCOLL_OP_BCAST, b, &ctx->ar_bcast);

@@ -216,7 +216,7 @@ static void sig_change(void)
  * the last rank sleeps LATE_MS before its edge, so that call's exchange
  * completes only then.  The ranks between the root and it leave call 3 at
  * once (lin's non-roots send and return), and their edge of call 4 must
- * return without waiting for that exchange (site.c); their call 4 waits
+ * return without waiting for that exchange (site_api.c); their call 4 waits
  * for it instead.  The margin is wide: the edge takes microseconds when it
  * does not wait, and LATE_MS when it does. */
 #define LATE_MS 300.0

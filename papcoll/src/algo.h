@@ -8,10 +8,8 @@
 
 #include "algo_ids.h"
 #include "args.h"
-#include "monitor.h"
 #include "p2p.h"
 #include "plan.h"
-#include "site.h"
 
 /* The op of an algos.def line by its lowercase name: PAPCOLL__OPID_gather. */
 enum {
@@ -24,11 +22,11 @@ enum {
 typedef int (*papcoll__algo_fn)(const papcoll__args_t *a);
 /* Background part (BACKGROUND algorithms), run by the site's monitor thread
  * once the plan exists; the foreground entry collects its result. */
-typedef int (*papcoll__bg_fn)(papcoll_site_t *site, int root);
+typedef int (*papcoll__bg_fn)(papcoll__exec_t *x, int root);
 
 /* Prototypes of every foreground entry, planner and background part. */
 #define PAPCOLL__BGPROTO_NONE(op, name)
-#define PAPCOLL__BGPROTO_BG(op, name) int papcoll__##op##_##name##_bg(papcoll_site_t *site, int root);
+#define PAPCOLL__BGPROTO_BG(op, name) int papcoll__##op##_##name##_bg(papcoll__exec_t *x, int root);
 #define PAPCOLL_ALGO(op, name, flags, fallback, planner, bg, cost, sorted, bsorted, summary) \
     int papcoll_##op##_##name(const papcoll__args_t *a);                               \
     int papcoll__plan_##planner(papcoll__plan_t *plan, const papcoll__plan_in_t *in); \

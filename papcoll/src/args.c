@@ -12,7 +12,6 @@
 
 #include "args.h"
 #include "context.h"
-#include "site.h"
 
 /* ------------------------------------------------------------ datatypes */
 

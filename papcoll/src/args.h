@@ -28,7 +28,7 @@
 
 #include "papcoll.h"
 
-typedef struct papcoll__plan papcoll__plan_t;
+#include "exec.h"
 
 /* What every rank shares about a call. */
 typedef struct {
@@ -52,7 +52,7 @@ typedef struct {
 } papcoll__red_t;
 
 typedef struct papcoll__args {
-    papcoll_site_t *site;
+    papcoll__exec_t *x;  /* the site's execution view */
     const papcoll__plan_t *plan;
     papcoll_op_t op;
     MPI_Comm comm;      /* the site's data communicator */

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "algo.h"
+#include "call.h"
 #include "clock.h"
 #include "monitor.h"
 
@@ -92,7 +93,8 @@ static int take_decision(papcoll_site_t *site, const papcoll__args_t *a, const d
         return PAPCOLL_OK;
     }
     algo = s.algo;
-    if (started && (rc = drain(site, a)) == PAPCOLL_OK && (papcoll_algo_flags(site->op, algo) & PAPCOLL_F_BACKGROUND))
+    if (started && (rc = drain(site, a)) == PAPCOLL_OK &&
+        (papcoll_algo_flags(site->op, algo) & PAPCOLL_F_BACKGROUND))
         algo = papcoll__algo_fallback_of(site->op, algo);
     if (rc == PAPCOLL_OK && refused(site, &s))
         rc = PAPCOLL_ERR_RESTRICT;
@@ -110,7 +112,8 @@ static int take_decision(papcoll_site_t *site, const papcoll__args_t *a, const d
 /* PAPCOLL_CHECK: every rank holds the same decision, or all fail. */
 static int check_agreement(papcoll_site_t *site)
 {
-    uint64_t h = site->plan.hash ^ ((uint64_t)(unsigned)site->dec.algo << 32) ^ ((uint64_t)site->dec.bg << 20);
+    uint64_t h =
+        site->plan.hash ^ ((uint64_t)(unsigned)site->dec.algo << 32) ^ ((uint64_t)site->dec.bg << 20);
     unsigned long long v[2] = {h, ~h}, m[2];
     int rc;
 
@@ -130,7 +133,8 @@ static int execute(papcoll_site_t *site, papcoll__args_t *a)
 {
     int algo = site->dec.algo, rc, rc2;
     unsigned flags = papcoll_algo_flags(site->op, algo);
-    int contig = (flags & PAPCOLL_F_CONTIG_ONLY) || ((flags & PAPCOLL_F_BASELINE) && papcoll__args_derived_builtin(a));
+    int contig =
+        (flags & PAPCOLL_F_CONTIG_ONLY) || ((flags & PAPCOLL_F_BASELINE) && papcoll__args_derived_builtin(a));
 
     a->plan = &site->plan;
     a->nap = site->ctx->oversubscribed;
@@ -148,20 +152,28 @@ void papcoll__call_finish(papcoll_site_t *site, const papcoll__args_t *a, int al
 {
     papcoll_ctx_t *ctx = site->ctx;
 
-    site->timing = (papcoll_timing_t){.arrival = arrival, .exit = now, .algo = algo, .plan_iter = site->plan.iter,
+    site->timing = (papcoll_timing_t){.arrival = arrival,
+                                      .exit = now,
+                                      .algo = algo,
+                                      .plan_iter = site->plan.iter,
                                       .decision = site->timing.decision,
                                       .predicted = site->plan.has_pat ? site->plan.pred[a->rank] : NAN};
-    if (papcoll__record_call(site, a, algo, algo != site->last_algo ? reason : NULL, detail,
-                             arrival, now)) {
+    if (papcoll__record_call(site, a, algo, algo != site->last_algo ? reason : NULL, detail, arrival, now)) {
         if (site->has_thread)
             papcoll__job_ship(site);
         else
             papcoll__record_ship(site, &site->batch);
         site->batch.n = 0;
     }
-    site->marks = (papcoll__marks_t){.t_start = site->marks.t_start, .est = NAN, .cstart = NAN, .edge = NAN, .cend = NAN,
-                                     .given_arrival = NAN, .last_arrival = arrival,
-                                     .sent_density = NAN, .last_density = site->marks.sent_density};
+    site->marks = (papcoll__marks_t){.t_start = site->marks.t_start,
+                                     .est = NAN,
+                                     .cstart = NAN,
+                                     .edge = NAN,
+                                     .cend = NAN,
+                                     .given_arrival = NAN,
+                                     .last_arrival = arrival,
+                                     .last_density = site->x.sent_density};
+    site->x.sent_density = NAN;
     site->last_sig = a->sig;
     site->last_algo = algo;
     site->dec.bg = 0;
@@ -175,7 +187,7 @@ void papcoll__call_finish(papcoll_site_t *site, const papcoll__args_t *a, int al
         papcoll__resync(ctx);
 }
 
-static int run(papcoll_site_t *site, papcoll_op_t op, const double *pat, papcoll__args_t *a)
+int papcoll__call(papcoll_site_t *site, papcoll_op_t op, const double *pat, papcoll__args_t *a)
 {
     static int (*const resolve[])(papcoll__args_t *) = {
 #define PAPCOLL_OP(NAME, name, dflt, env, ini, kind) papcoll__resolve_##name,
@@ -189,10 +201,19 @@ static int run(papcoll_site_t *site, papcoll_op_t op, const double *pat, papcoll
         return site == NULL ? PAPCOLL_ERR_INVAL : PAPCOLL_ERR_OP;
     arrival = isnan(site->marks.given_arrival) ? papcoll__now(site->ctx) : site->marks.given_arrival;
     site->marks.given_arrival = NAN;
-    *a = (papcoll__args_t){.site = site, .op = op, .comm = site->comm, .rank = site->ctx->rank,
-                           .size = site->ctx->size, .root = a->root, .sig = {.root = a->root, .mop = a->sig.mop},
-                           .u_sbuf = a->u_sbuf, .u_scount = a->u_scount, .u_stype = a->u_stype,
-                           .u_rbuf = a->u_rbuf, .u_rcount = a->u_rcount, .u_rtype = a->u_rtype};
+    *a = (papcoll__args_t){.x = &site->x,
+                           .op = op,
+                           .comm = site->x.comm,
+                           .rank = site->ctx->rank,
+                           .size = site->ctx->size,
+                           .root = a->root,
+                           .sig = {.root = a->root, .mop = a->sig.mop},
+                           .u_sbuf = a->u_sbuf,
+                           .u_scount = a->u_scount,
+                           .u_stype = a->u_stype,
+                           .u_rbuf = a->u_rbuf,
+                           .u_rcount = a->u_rcount,
+                           .u_rtype = a->u_rtype};
     if (op == PAPCOLL_OP_ALLREDUCE ? a->root != -1 : (a->root < 0 || a->root >= a->size))
         return PAPCOLL_ERR_INVAL;
     if ((rc = resolve[op](a)) != PAPCOLL_OK)
@@ -202,8 +223,8 @@ static int run(papcoll_site_t *site, papcoll_op_t op, const double *pat, papcoll
     if (!site->queued)
         rc = papcoll__job_plan(site, site->marks.est, pat,
                                pat != NULL || !site->has_thread ? &a->sig
-                               : site->last_sig.root != -2     ? &site->last_sig
-                                                               : NULL);
+                               : site->last_sig.root != -2      ? &site->last_sig
+                                                                : NULL);
     if (rc == PAPCOLL_OK)
         rc = take_decision(site, a, pat);
     if (rc == PAPCOLL_OK)
@@ -218,78 +239,4 @@ static int run(papcoll_site_t *site, papcoll_op_t op, const double *pat, papcoll
                          papcoll__now(site->ctx));
     site->last_algo = site->dec.sel.algo; /* the decision: what papcoll_site_algo reports */
     return rc;
-}
-
-/* The user's arguments into a record; MPI_OP_NULL for the non-reductions. */
-#define PAPCOLL__ARGS(sb, sc, st, rb, rc_, rt, r, o)                                                         \
-    {.u_sbuf = (sb), .u_scount = (sc), .u_stype = (st), .u_rbuf = (rb), .u_rcount = (rc_), .u_rtype = (rt), \
-     .root = (r), .sig.mop = (o)}
-
-int papcoll_gather(papcoll_site_t *site, const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                   int rcount, MPI_Datatype rtype, int root)
-{
-    papcoll__args_t a = PAPCOLL__ARGS(sbuf, scount, stype, rbuf, rcount, rtype, root, MPI_OP_NULL);
-    return run(site, PAPCOLL_OP_GATHER, NULL, &a);
-}
-
-int papcoll_scatter(papcoll_site_t *site, const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                    int rcount, MPI_Datatype rtype, int root)
-{
-    papcoll__args_t a = PAPCOLL__ARGS(sbuf, scount, stype, rbuf, rcount, rtype, root, MPI_OP_NULL);
-    return run(site, PAPCOLL_OP_SCATTER, NULL, &a);
-}
-
-int papcoll_bcast(papcoll_site_t *site, void *buf, int count, MPI_Datatype type, int root)
-{
-    papcoll__args_t a = PAPCOLL__ARGS(buf, count, type, buf, count, type, root, MPI_OP_NULL);
-    return run(site, PAPCOLL_OP_BCAST, NULL, &a);
-}
-
-int papcoll_reduce(papcoll_site_t *site, const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
-                   int root)
-{
-    papcoll__args_t a = PAPCOLL__ARGS(sbuf, count, type, rbuf, count, type, root, op);
-    return run(site, PAPCOLL_OP_REDUCE, NULL, &a);
-}
-
-int papcoll_allreduce(papcoll_site_t *site, const void *sbuf, void *rbuf, int count, MPI_Datatype type,
-                      MPI_Op op)
-{
-    papcoll__args_t a = PAPCOLL__ARGS(sbuf, count, type, rbuf, count, type, -1, op);
-    return run(site, PAPCOLL_OP_ALLREDUCE, NULL, &a);
-}
-
-int papcoll_gather_pat(papcoll_site_t *site, const double *pat, const void *sbuf, int scount,
-                       MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root)
-{
-    papcoll__args_t a = PAPCOLL__ARGS(sbuf, scount, stype, rbuf, rcount, rtype, root, MPI_OP_NULL);
-    return run(site, PAPCOLL_OP_GATHER, pat, &a);
-}
-
-int papcoll_scatter_pat(papcoll_site_t *site, const double *pat, const void *sbuf, int scount,
-                        MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root)
-{
-    papcoll__args_t a = PAPCOLL__ARGS(sbuf, scount, stype, rbuf, rcount, rtype, root, MPI_OP_NULL);
-    return run(site, PAPCOLL_OP_SCATTER, pat, &a);
-}
-
-int papcoll_bcast_pat(papcoll_site_t *site, const double *pat, void *buf, int count, MPI_Datatype type,
-                      int root)
-{
-    papcoll__args_t a = PAPCOLL__ARGS(buf, count, type, buf, count, type, root, MPI_OP_NULL);
-    return run(site, PAPCOLL_OP_BCAST, pat, &a);
-}
-
-int papcoll_reduce_pat(papcoll_site_t *site, const double *pat, const void *sbuf, void *rbuf, int count,
-                       MPI_Datatype type, MPI_Op op, int root)
-{
-    papcoll__args_t a = PAPCOLL__ARGS(sbuf, count, type, rbuf, count, type, root, op);
-    return run(site, PAPCOLL_OP_REDUCE, pat, &a);
-}
-
-int papcoll_allreduce_pat(papcoll_site_t *site, const double *pat, const void *sbuf, void *rbuf, int count,
-                          MPI_Datatype type, MPI_Op op)
-{
-    papcoll__args_t a = PAPCOLL__ARGS(sbuf, count, type, rbuf, count, type, -1, op);
-    return run(site, PAPCOLL_OP_ALLREDUCE, pat, &a);
 }

@@ -32,14 +32,6 @@
 #define PINGPONGS 32
 #define TAG 1
 
-double papcoll__mono(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* This rank's own clock: the monotonic clock, skewed only by tests. */
 static double raw(const papcoll_ctx_t *ctx)
 {

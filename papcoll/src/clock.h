@@ -9,8 +9,7 @@
 
 #include "context.h"
 
-double papcoll__mono(void);
-/* CPU time of the calling thread [s]. */
+/* Now on the global time base (seconds). */
 double papcoll__now(const papcoll_ctx_t *ctx);
 int papcoll__clock_init(papcoll_ctx_t *ctx);
 /* Re-estimates offset and drift (collective over ctx->clock_comm; one

@@ -1,5 +1,5 @@
 /*
- * Contexts (context.c): one per communicator given to papcoll_init.  Not
+ * Contexts (created by init.c): one per communicator given to papcoll_init.  Not
  * installed.
  *
  * A context owns two duplicates of the user's communicator (the parents of
@@ -13,14 +13,12 @@
 #include <pthread.h>
 #include <stdio.h>
 
+#include "base.h"
 #include "model.h"
 #include "papcoll.h"
 #include "predict.h"
 #include "sched/tree.h"
 
-/* Turns an MPI return code into 0 or a PAPCOLL_ERR_*, naming file:line in
- * debug output ($PAPCOLL_DEBUG). */
-#define PAPCOLL__ERR(rc) ((rc) == MPI_SUCCESS ? PAPCOLL_OK : papcoll__mpi_error((rc), __FILE__, __LINE__))
 
 /* What a call does when its algorithm cannot serve it (PAPCOLL_FALLBACK). */
 typedef enum { PAPCOLL__FB_WARN, PAPCOLL__FB_ERROR, PAPCOLL__FB_SILENT } papcoll__fallback_t;
@@ -43,10 +41,10 @@ struct papcoll_ctx {
     int rank, size;
     int quiet;
     int has_monitor;      /* sites run monitor threads */
-    int oversubscribed;   /* ranks share this node's cores (context.c) */
+    int oversubscribed;   /* ranks share this node's cores (init.c) */
     int check;            /* PAPCOLL_CHECK: agreement check at every call */
     size_t segment_bytes; /* PAPCOLL_SEGMENT_BYTES: segment size of SEGMENTED algorithms */
-    /* Reduction options, rank 0's on every rank (context.c). */
+    /* Reduction options, rank 0's on every rank (init.c). */
     int radix_target;     /* radix_k = K: radix-k factors of at most K where P allows (default 8) */
     int radix_len;        /* radix_k = "k1,k2,...": that vector (its product is P), else 0 */
     int radix_vec[PAPCOLL__RADIX_MAX];
@@ -83,7 +81,6 @@ struct papcoll_ctx {
     int has_sink;
 };
 
-int papcoll__mpi_error(int mpirc, const char *file, int line);
 /* One line on stderr from rank 0, unless quiet: a warning, or a note ("papcoll: ..."). */
 void papcoll__warn(papcoll_ctx_t *ctx, const char *fmt, ...);
 void papcoll__note(const papcoll_ctx_t *ctx, const char *fmt, ...);

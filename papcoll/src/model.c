@@ -10,7 +10,6 @@
 
 #include "context.h"
 #include "model.h"
-#include "plan.h"
 
 #define MODEL_TAG 77 /* on a fresh site communicator, before any call */
 #define ALPHA_REPS 20

@@ -23,6 +23,7 @@
  * mismatch with the call's own is seen by every rank alike.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -134,8 +135,8 @@ static int exchange(papcoll_site_t *site, const double *rec, double *t0)
  * carried.  Never a local clock.  pat: an explicit PAT, the prediction
  * itself, with nothing observed.
  */
-static void inputs(const papcoll_site_t *site, const papcoll__sig_t *sig, const double *pat, int data, int iter,
-                   papcoll__pin_t *in)
+static void inputs(const papcoll_site_t *site, const papcoll__sig_t *sig, const double *pat, int data,
+                   int iter, papcoll__pin_t *in)
 {
     const papcoll_ctx_t *ctx = site->ctx;
     const papcoll__snap_t *snap = &site->xs.snap[iter & 1];
@@ -169,8 +170,8 @@ static void inputs(const papcoll_site_t *site, const papcoll__sig_t *sig, const 
 #endif
 }
 
-void papcoll__site_decide(papcoll_site_t *site, const papcoll__sig_t *sig, const double *pat, int data, int iter,
-                     papcoll__selection_t *sel)
+void papcoll__site_decide(papcoll_site_t *site, const papcoll__sig_t *sig, const double *pat, int data,
+                          int iter, papcoll__selection_t *sel)
 {
     papcoll__pin_t in;
 
@@ -190,8 +191,9 @@ int papcoll__plan_get(papcoll_site_t *site, const papcoll__sig_t *sig, const dou
     if (sel != &d->sel)
         d->sel = *sel;
     d->algo = algo;
-    d->rc = papcoll__plan_build(&site->plan, site->ctx, site->op, algo, sig->root, sig->bytes, pred,
-                                pred != NULL && pat == NULL ? xs->noise : 0, data ? xs->density : 1, iter, t0);
+    d->rc =
+        papcoll__plan_build(&site->plan, site->ctx, site->op, algo, sig->root, sig->bytes, pred,
+                            pred != NULL && pat == NULL ? xs->noise : 0, data ? xs->density : 1, iter, t0);
     d->decided = 1;
     d->sig = *sig;
     d->time = papcoll__mono() - t0;
@@ -211,7 +213,7 @@ void papcoll__resync(papcoll_ctx_t *ctx)
 /* The background part of the published decision (site->dec). */
 static void run_bg(papcoll_site_t *site, int iter)
 {
-    int rc = papcoll__algo_bg_of(site->op, site->dec.algo)(site, site->dec.sig.root);
+    int rc = papcoll__algo_bg_of(site->op, site->dec.algo)(&site->x, site->dec.sig.root);
 
     pthread_mutex_lock(&site->lock);
     site->dec.bg_rc = rc;
@@ -423,6 +425,11 @@ int papcoll__wait_bg(papcoll_site_t *site)
     rc = site->dec.bg_rc;
     pthread_mutex_unlock(&site->lock);
     return rc;
+}
+
+int papcoll__exec_wait_bg(const papcoll__exec_t *x)
+{
+    return papcoll__wait_bg((papcoll_site_t *)((const char *)x - offsetof(papcoll_site_t, x)));
 }
 
 void papcoll__wait_idle(papcoll_site_t *site)

@@ -40,8 +40,8 @@ void papcoll__job_clock(papcoll_site_t *site);
  * policy.  The job's step after the exchange, and the call's own when no
  * decision was published for its signature.  Pure given the site's
  * exchanged state. */
-void papcoll__site_decide(papcoll_site_t *site, const papcoll__sig_t *sig, const double *pat, int data, int iter,
-                     papcoll__selection_t *sel);
+void papcoll__site_decide(papcoll_site_t *site, const papcoll__sig_t *sig, const double *pat, int data,
+                          int iter, papcoll__selection_t *sel);
 /* The plan of algo (sel's, or its foreground fallback) for sig, kept when
  * its key is unchanged, published with sel and algo in site->dec; t0: when
  * the decision started. */

@@ -7,7 +7,7 @@
  * with the computation it overlaps (Proficz 2020, Sect. 6 counts that as
  * overhead); a message that is already there costs no nap at all.  A
  * call's own waits nap the same way only where ranks share cores
- * (a->nap: the context detected oversubscription, context.c), so that a
+ * (a->nap: the context detected oversubscription, init.c), so that a
  * waiting rank leaves its core to the ranks still computing; elsewhere
  * they yield between polls, and no nap adds its latency.
  */
@@ -103,7 +103,7 @@ int papcoll__stage_reserve(papcoll__stage_t *st, size_t bytes)
 
 void *papcoll__scratch(const papcoll__args_t *a, int slot, size_t bytes)
 {
-    papcoll__stage_t *st = &a->site->scratch[slot];
+    papcoll__stage_t *st = &a->x->scratch[slot];
 
     return papcoll__stage_reserve(st, bytes + 1) == PAPCOLL_OK ? st->buf : NULL;
 }

@@ -8,7 +8,8 @@
 
 #include <string.h>
 
-#include "site.h"
+#include "args.h"
+#include "exec.h"
 
 /* The polling waits (p2p.c): between polls a call's own waits nap, from
  * 2 us doubling to 200 us, when nap (a->nap: ranks share cores), else

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "algo.h"
-#include "clock.h"
+#include "base.h"
 #include "plan.h"
 
 int papcoll__plan_alloc(papcoll__plan_t *plan, int P)
@@ -58,16 +58,6 @@ void papcoll__plan_free(papcoll__plan_t *plan)
     plan->pred = NULL;
     plan->order = plan->v2r = plan->r2v = NULL;
     plan->keyed = NULL;
-}
-
-uint64_t papcoll__fnv(uint64_t h, const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    size_t i;
-
-    for (i = 0; i < n; i++)
-        h = (h ^ b[i]) * 0x100000001B3ull;
-    return h;
 }
 
 /* What every rank must share: algorithm, root, bytes, and for AGREE
@@ -182,15 +172,6 @@ const papcoll__tree_t *papcoll__tree_get(papcoll_ctx_t *ctx, papcoll__tree_shape
     }
     pthread_mutex_unlock(&ctx->tree_lock);
     return found;
-}
-
-void papcoll__tree_cache_free(papcoll_ctx_t *ctx)
-{
-    int i;
-
-    for (i = 0; i < ctx->ntrees; i++)
-        papcoll__tree_free(&ctx->trees[i].tree);
-    ctx->ntrees = 0;
 }
 
 int papcoll__plan_tree(papcoll__plan_t *plan, const papcoll__plan_in_t *in, papcoll__tree_shape_t shape, int k)

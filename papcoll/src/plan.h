@@ -68,10 +68,6 @@ typedef struct {
 /* A planner of algos.def fills the algorithm-specific part of a plan. */
 typedef int (*papcoll__planner_fn)(papcoll__plan_t *plan, const papcoll__plan_in_t *in);
 
-/* FNV-1a over n bytes, continuing from h (start: 0xCBF29CE484222325):
- * the hashes planners give their shared data (xhash). */
-uint64_t papcoll__fnv(uint64_t h, const void *p, size_t n);
-
 int papcoll__plan_alloc(papcoll__plan_t *plan, int P);
 void papcoll__plan_free(papcoll__plan_t *plan);
 
@@ -115,6 +111,5 @@ void papcoll__plan_xdata_set(papcoll__plan_t *plan, const void *owner, void *dat
 /* The tree of (shape, k) for the context's P, built on first use and kept
  * until papcoll_finalize; NULL when out of memory. */
 const papcoll__tree_t *papcoll__tree_get(papcoll_ctx_t *ctx, papcoll__tree_shape_t shape, int k);
-void papcoll__tree_cache_free(papcoll_ctx_t *ctx);
 
 #endif

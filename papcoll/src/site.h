@@ -1,5 +1,5 @@
 /*
- * Call sites (site.c): one collective of the program's iteration, with its
+ * Call sites (site_api.c): one collective of the program's iteration, with its
  * policy, predictor, plan, monitor thread and record batch.  Not installed.
  *
  * Threads: the application thread calls the public API; the site's monitor
@@ -18,26 +18,11 @@
 
 #include "args.h"
 #include "context.h"
+#include "exec.h"
 #include "plan.h"
 #include "predict.h"
 #include "record.h"
 #include "select.h"
-
-/* Message tags on a site's data communicator. */
-enum {
-    PAPCOLL__TAG_DATA = 1,  /* foreground block transfers */
-    PAPCOLL__TAG_SYNC = 2,  /* a receiver's "send now" (linear synchronized, sorted_ring) */
-    PAPCOLL__TAG_SEGA = 3,  /* linear synchronized: first segment */
-    PAPCOLL__TAG_SEGB = 4,  /* linear synchronized: second segment */
-    PAPCOLL__TAG_ARRIVE = 5, /* bcast arrival: a non-root's announcement (empty) */
-    PAPCOLL__TAG_ORDER = 6, /* bcast arrival: the root's order to a holder (target rank, -1: done) */
-    PAPCOLL__TAG_IDLE = 7,  /* bcast arrival: a holder is free (empty) */
-    PAPCOLL__TAG_ADATA = 8, /* bcast arrival: the vector, received from any source */
-    PAPCOLL__TAG_RED_RESULT = 9, /* reduce: the result, from a tree's root to the call's root */
-    PAPCOLL__TAG_RED_READY = 10, /* reduce, arrival-driven: "idle", to the coordinator (10, 11: call parity) */
-    PAPCOLL__TAG_RED_ORDER = 12, /* reduce, arrival-driven: the coordinator's instruction */
-    PAPCOLL__TAG_FLUSH = 13      /* sorted_ring: the end of a stream (empty, synchronous) */
-};
 
 /* One rank's contribution to an exchange. */
 enum { PAPCOLL__X_EST, PAPCOLL__X_ARRIVAL, PAPCOLL__X_ITER, PAPCOLL__X_DENSITY, PAPCOLL__XCHG };
@@ -54,25 +39,6 @@ typedef struct {
     double noise;     /* the predictor's noise at the exchange (papcoll__pred_noise; 0: none) */
 } papcoll__snap_t;
 #define PAPCOLL__LAG_WIN 5
-
-/* Work buffers a call's own thread takes from its site (papcoll__scratch),
- * one per role; a role's buffer is used by one algorithm at a time. */
-enum { PAPCOLL__SCR_ACC, PAPCOLL__SCR_TMP, PAPCOLL__SCR_ENC, PAPCOLL__SCRATCH_SLOTS };
-
-/* Per-source receive buffer of a background part (reused across calls). */
-typedef struct {
-    char *buf;
-    size_t cap;
-    size_t len;      /* bytes received */
-    size_t len_b;    /* linear synchronized: bytes of segment B (after len) */
-} papcoll__stage_t;
-
-/* Work arrays of P entries, one set per thread (foreground, background). */
-typedef struct {
-    MPI_Request *reqs;
-    MPI_Status *sts;
-    int *ints;
-} papcoll__ws_t;
 
 /* A job of the monitor thread; the site holds a ring of them. */
 typedef enum { PAPCOLL__JOB_PLAN, PAPCOLL__JOB_BG, PAPCOLL__JOB_SHIP, PAPCOLL__JOB_CLOCK } papcoll__job_kind_t;
@@ -128,7 +94,6 @@ typedef struct {
     double cstart, edge, cend; /* recorded times */
     double given_arrival; /* of the next call (papcoll_site_set_arrival; NaN: none) */
     double last_arrival;  /* this rank's arrival at its previous call (exchanged with the next) */
-    double sent_density;  /* the running call's encoded / dense bytes sent (NaN: none; set by Clairvoyant) */
     double last_density;  /* the previous call's (exchanged as PAPCOLL__X_DENSITY) */
 } papcoll__marks_t;
 
@@ -139,7 +104,6 @@ struct papcoll_site {
     char name[64];
     papcoll_op_t op;
     papcoll__policy_t policy;
-    MPI_Comm comm;        /* data communicator of this site */
     MPI_Comm mcomm;       /* monitor communicator of this site */
     MPI_Comm ccomm;       /* agreement checks (PAPCOLL_CHECK), else MPI_COMM_NULL */
     /* Application thread only. */
@@ -152,7 +116,6 @@ struct papcoll_site {
     papcoll_timing_t timing;
     papcoll__batch_t batch;          /* records not yet shipped (record.c) */
     papcoll__recv_t recv;            /* rank 0 while tracing (record.c) */
-    papcoll__ws_t fg;                /* the foreground's work arrays */
     /* The monitor thread and what it shares under lock. */
     int has_thread;
     pthread_t thread;
@@ -164,16 +127,7 @@ struct papcoll_site {
     papcoll__decision_t dec; /* the latest decision */
     papcoll__plan_t plan;    /* its plan */
     papcoll__xstate_t xs;    /* the exchanges' state (monitor side, or the calling thread without a monitor) */
-    papcoll__stage_t *stage; /* [P] background receive buffers */
-    papcoll__stage_t scratch[PAPCOLL__SCRATCH_SLOTS]; /* the calling thread's work buffers (papcoll__scratch) */
-    papcoll__ws_t bgw;    /* the background's work arrays */
-    /* Bound receive buffer (papcoll_site_bind_recv), read by background parts:
-     * one rank's block (gather root: P blocks at bound + r * bound_bytes). */
-    char *bound;
-    size_t bound_bytes;
-    /* Identity element of the operation (papcoll_site_set_identity), or NULL. */
-    unsigned char *identity;
-    size_t identity_bytes;
+    papcoll__exec_t x;       /* what its algorithms see (exec.h) */
 };
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * allreduce "reduce_bcast": any papcoll reduce to rank 0, then any papcoll
  * bcast from rank 0, the pair chosen by the options allreduce_reduce and
- * allreduce_bcast (context.c: foreground algorithms that move packed bytes,
+ * allreduce_bcast (init.c: foreground algorithms that move packed bytes,
  * rank 0's choice on every rank; default rabenseifner + scatter_allgather,
  * the bandwidth-optimal pair: about 4 n beta + n gamma for large n).
  *

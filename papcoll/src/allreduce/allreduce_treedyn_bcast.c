@@ -20,14 +20,14 @@ int papcoll__plan_ar_treedyn_bcast(papcoll__plan_t *plan, const papcoll__plan_in
     return papcoll__ar_comp_plan(plan, in, 0, PAPCOLL__A_reduce_treedyn, in->ctx->ar_bcast);
 }
 
-int papcoll__allreduce_treedyn_bcast_bg(papcoll_site_t *site, int root)
+int papcoll__allreduce_treedyn_bcast_bg(papcoll__exec_t *x, int root)
 {
-    const papcoll__ar_comp_t *c = papcoll__ar_comp_of(&site->plan);
+    const papcoll__ar_comp_t *c = papcoll__ar_comp_of(x->plan);
 
     (void)root; /* an allreduce has none: the plan's */
     if (c == NULL)
         return PAPCOLL_ERR_STATE; /* the planner did not run (cannot happen with a plan) */
-    return papcoll__red_dyn_coordinator(site, &c->part[PAPCOLL__AR_REDUCE], c->root, PAPCOLL__DYN_ANY);
+    return papcoll__red_dyn_coordinator(x, &c->part[PAPCOLL__AR_REDUCE], c->root, PAPCOLL__DYN_ANY);
 }
 
 int papcoll_allreduce_treedyn_bcast(const papcoll__args_t *a)

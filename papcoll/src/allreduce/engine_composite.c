@@ -116,7 +116,7 @@ int papcoll__ar_comp_run(const papcoll__args_t *a, int resolve)
     rp = &c->part[PAPCOLL__AR_REDUCE];
     ralgo = resolve ? papcoll__ar_reduce_algo(c->algo[PAPCOLL__AR_REDUCE], &a->sig, a->size) : rp->algo;
     if (ralgo != rp->algo &&
-        (rc = papcoll__plan_build(rp, a->site->ctx, PAPCOLL_OP_REDUCE, ralgo, c->root, a->bytes, NULL, 0,
+        (rc = papcoll__plan_build(rp, a->x->ctx, PAPCOLL_OP_REDUCE, ralgo, c->root, a->bytes, NULL, 0,
                                   a->plan->density, 0, papcoll__mono())) != PAPCOLL_OK)
         return rc; /* the same signature on every rank: every rank rebuilds */
     x.op = PAPCOLL_OP_REDUCE;

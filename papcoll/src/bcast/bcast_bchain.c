@@ -65,17 +65,17 @@ static int stream(const papcoll__args_t *a)
 }
 
 /* Receives the header from prev and passes it to next (-1: none). */
-static int header(papcoll_site_t *site, int prev, int next, uint64_t *head)
+static int header(papcoll__exec_t *x, int prev, int next, uint64_t *head)
 {
     MPI_Request req;
-    int rc = papcoll__irecv_bytes(head, 2 * sizeof(uint64_t), prev, PAPCOLL__TAG_DATA, site->comm, &req);
+    int rc = papcoll__irecv_bytes(head, 2 * sizeof(uint64_t), prev, PAPCOLL__TAG_DATA, x->comm, &req);
 
     if (rc == PAPCOLL_OK)
         rc = papcoll__bg_wait(&req);
     if (rc == PAPCOLL_OK && head[1] == 0 && head[0] != 0)
         rc = PAPCOLL_ERR_INVAL; /* only a vector of no bytes comes without segments */
     if (rc == PAPCOLL_OK && next >= 0)
-        rc = papcoll__isend_bytes(head, 2 * sizeof(uint64_t), next, PAPCOLL__TAG_DATA, site->comm, &req);
+        rc = papcoll__isend_bytes(head, 2 * sizeof(uint64_t), next, PAPCOLL__TAG_DATA, x->comm, &req);
     if (rc == PAPCOLL_OK && next >= 0)
         rc = papcoll__bg_wait(&req);
     return rc;
@@ -83,33 +83,33 @@ static int header(papcoll_site_t *site, int prev, int next, uint64_t *head)
 
 /* Receives the segments into buf, forwarding segment k while receiving
  * segment k + 1 (req[0]: receive, req[1]: send). */
-static int relay(papcoll_site_t *site, int prev, int next, char *buf, size_t n, size_t seg)
+static int relay(papcoll__exec_t *x, int prev, int next, char *buf, size_t n, size_t seg)
 {
     MPI_Request req[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
     size_t off, len, nlen;
     int rc = PAPCOLL_OK;
 
     if (n > 0)
-        rc = papcoll__irecv_bytes(buf, n < seg ? n : seg, prev, PAPCOLL__TAG_DATA, site->comm, &req[0]);
+        rc = papcoll__irecv_bytes(buf, n < seg ? n : seg, prev, PAPCOLL__TAG_DATA, x->comm, &req[0]);
     for (off = 0; off < n && rc == PAPCOLL_OK; off += len) {
         len = n - off < seg ? n - off : seg;
         if ((rc = papcoll__bg_wait(&req[0])) != PAPCOLL_OK)
             break;
         nlen = n - off - len < seg ? n - off - len : seg;
         if (nlen > 0)
-            rc = papcoll__irecv_bytes(buf + off + len, nlen, prev, PAPCOLL__TAG_DATA, site->comm, &req[0]);
+            rc = papcoll__irecv_bytes(buf + off + len, nlen, prev, PAPCOLL__TAG_DATA, x->comm, &req[0]);
         if (rc == PAPCOLL_OK && next >= 0 && (rc = papcoll__bg_wait(&req[1])) == PAPCOLL_OK)
-            rc = papcoll__isend_bytes(buf + off, len, next, PAPCOLL__TAG_DATA, site->comm, &req[1]);
+            rc = papcoll__isend_bytes(buf + off, len, next, PAPCOLL__TAG_DATA, x->comm, &req[1]);
     }
     return rc ? rc : papcoll__bg_waitall(2, req, MPI_STATUSES_IGNORE);
 }
 
-int papcoll__bcast_bchain_bg(papcoll_site_t *site, int root)
+int papcoll__bcast_bchain_bg(papcoll__exec_t *x, int root)
 {
-    const papcoll__plan_t *plan = &site->plan;
+    const papcoll__plan_t *plan = x->plan;
     const papcoll__tree_t *t = plan->tree;
-    papcoll__stage_t *st = &site->stage[0];
-    int v = plan->r2v[site->ctx->rank], prev, next, rc;
+    papcoll__stage_t *st = &x->stage[0];
+    int v = plan->r2v[x->ctx->rank], prev, next, rc;
     uint64_t head[2];
     char *buf;
 
@@ -119,15 +119,15 @@ int papcoll__bcast_bchain_bg(papcoll_site_t *site, int root)
         return PAPCOLL_OK; /* the root streams in its call */
     prev = plan->v2r[t->parent[v]];
     next = papcoll__tree_nkids(t, v) > 0 ? plan->v2r[papcoll__tree_kid(t, v, 0)] : -1;
-    if ((rc = header(site, prev, next, head)) != PAPCOLL_OK)
+    if ((rc = header(x, prev, next, head)) != PAPCOLL_OK)
         return rc;
-    if (site->bound != NULL && head[0] <= site->bound_bytes)
-        buf = site->bound;
+    if (x->bound != NULL && head[0] <= x->bound_bytes)
+        buf = x->bound;
     else if ((rc = papcoll__stage_reserve(st, (size_t)head[0])) == PAPCOLL_OK)
         buf = st->buf;
     else
         return rc;
-    if ((rc = relay(site, prev, next, buf, (size_t)head[0], (size_t)head[1])) == PAPCOLL_OK)
+    if ((rc = relay(x, prev, next, buf, (size_t)head[0], (size_t)head[1])) == PAPCOLL_OK)
         st->len = (size_t)head[0];
     return rc;
 }

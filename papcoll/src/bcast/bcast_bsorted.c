@@ -30,18 +30,18 @@
 
 /* Receives the vector from the parent into the bound buffer (when it fits)
  * or the staging buffer; *buf is where it landed. */
-static int receive(papcoll_site_t *site, int parent, char **buf)
+static int receive(papcoll__exec_t *x, int parent, char **buf)
 {
-    papcoll__stage_t *st = &site->stage[0];
+    papcoll__stage_t *st = &x->stage[0];
     MPI_Message msg;
     MPI_Request req;
     size_t n = 0;
     int rc;
 
-    if ((rc = papcoll__bg_probe(parent, PAPCOLL__TAG_DATA, site->comm, &msg, &n)) != PAPCOLL_OK)
+    if ((rc = papcoll__bg_probe(parent, PAPCOLL__TAG_DATA, x->comm, &msg, &n)) != PAPCOLL_OK)
         return rc;
-    if (site->bound != NULL && n <= site->bound_bytes)
-        *buf = site->bound;
+    if (x->bound != NULL && n <= x->bound_bytes)
+        *buf = x->bound;
     else if ((rc = papcoll__stage_reserve(st, n)) == PAPCOLL_OK)
         *buf = st->buf;
     if (rc == PAPCOLL_OK)
@@ -52,23 +52,23 @@ static int receive(papcoll_site_t *site, int parent, char **buf)
     return rc;
 }
 
-int papcoll__bcast_bsorted_bg(papcoll_site_t *site, int root)
+int papcoll__bcast_bsorted_bg(papcoll__exec_t *x, int root)
 {
-    const papcoll__plan_t *plan = &site->plan;
+    const papcoll__plan_t *plan = x->plan;
     const papcoll__tree_t *t = plan->tree;
-    int v = plan->r2v[site->ctx->rank], i, rc;
+    int v = plan->r2v[x->ctx->rank], i, rc;
     char *buf = NULL;
     MPI_Request req;
 
     (void)root; /* the plan was built for it */
-    site->stage[0].len = 0;
+    x->stage[0].len = 0;
     if (t->parent[v] < 0)
         return PAPCOLL_OK; /* the root sends in its call */
-    if ((rc = receive(site, plan->v2r[t->parent[v]], &buf)) != PAPCOLL_OK)
+    if ((rc = receive(x, plan->v2r[t->parent[v]], &buf)) != PAPCOLL_OK)
         return rc;
     for (i = 0; i < papcoll__tree_nkids(t, v) && rc == PAPCOLL_OK; i++) {
-        rc = papcoll__isend_bytes(buf, site->stage[0].len, plan->v2r[papcoll__tree_kid(t, v, i)],
-                                  PAPCOLL__TAG_DATA, site->comm, &req);
+        rc = papcoll__isend_bytes(buf, x->stage[0].len, plan->v2r[papcoll__tree_kid(t, v, i)],
+                                  PAPCOLL__TAG_DATA, x->comm, &req);
         if (rc == PAPCOLL_OK)
             rc = papcoll__bg_wait(&req);
     }

@@ -21,7 +21,7 @@
  */
 static inline size_t papcoll__segment_bytes(const papcoll__args_t *a)
 {
-    size_t seg = a->site->ctx->segment_bytes, e = a->op == PAPCOLL_OP_BCAST ? 1 : a->sig.esize;
+    size_t seg = a->x->ctx->segment_bytes, e = a->op == PAPCOLL_OP_BCAST ? 1 : a->sig.esize;
 
     if (a->bytes == 0 || e == 0)
         return 0;

@@ -113,17 +113,17 @@ void papcoll__bcast_place_round(papcoll__plan_t *plan, const papcoll__plan_in_t 
 
 int papcoll__bcast_bg_deliver(const papcoll__args_t *a)
 {
-    const papcoll_site_t *site = a->site;
+    const papcoll__exec_t *x = a->x;
     const char *from;
     size_t len;
     int rc;
 
-    if ((rc = papcoll__wait_bg(a->site)) != PAPCOLL_OK)
+    if ((rc = papcoll__exec_wait_bg(a->x)) != PAPCOLL_OK)
         return rc;
-    len = site->stage[0].len; /* written by the background part, read after it finished */
+    len = x->stage[0].len; /* written by the background part, read after it finished */
     if (len != a->bytes)
         return PAPCOLL_ERR_TRUNCATE;
-    from = site->bound != NULL && len <= site->bound_bytes ? site->bound : site->stage[0].buf;
+    from = x->bound != NULL && len <= x->bound_bytes ? x->bound : x->stage[0].buf;
     if (from != a->rbuf)
         papcoll__copy(a->rbuf, from, len);
     return PAPCOLL_OK;

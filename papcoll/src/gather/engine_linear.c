@@ -66,8 +66,8 @@ int papcoll__ls_check_b(int n, const MPI_Status *sts, size_t bytes)
 /* Root side of LS / SLS: leaves pulled in the given order (NULL: ranks). */
 int papcoll__gather_ls_engine(const papcoll__args_t *a, const int *order)
 {
-    MPI_Request *reqs = a->site->fg.reqs;
-    MPI_Status *sts = a->site->fg.sts;
+    MPI_Request *reqs = a->x->fg.reqs;
+    MPI_Status *sts = a->x->fg.sts;
     int i, r, n = 0, rc = PAPCOLL_OK;
 
     if (a->rank != a->root)

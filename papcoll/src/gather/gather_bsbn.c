@@ -16,7 +16,7 @@
 #include "sched/sched.h"
 
 /* Receives every child's subtree into stage[child], whichever comes first. */
-static int recv_children(papcoll_site_t *site, int nc, const int *children, const int *v2r)
+static int recv_children(papcoll__exec_t *x, int nc, const int *children, const int *v2r)
 {
     int pending[32], np = nc, i, flag, n, rc;
     MPI_Message msg;
@@ -26,12 +26,12 @@ static int recv_children(papcoll_site_t *site, int nc, const int *children, cons
 
     for (i = 0; i < nc; i++) {
         pending[i] = children[i];
-        site->stage[children[i]].len = 0;
+        x->stage[children[i]].len = 0;
     }
     while (np > 0) {
         for (i = 0, flag = 0; i < np && !flag; i++) {
-            papcoll__stage_t *sg = &site->stage[pending[i]];
-            if ((rc = PMPI_Improbe(v2r[pending[i]], PAPCOLL__TAG_DATA, site->comm, &flag, &msg, &st)) !=
+            papcoll__stage_t *sg = &x->stage[pending[i]];
+            if ((rc = PMPI_Improbe(v2r[pending[i]], PAPCOLL__TAG_DATA, x->comm, &flag, &msg, &st)) !=
                 MPI_SUCCESS)
                 return PAPCOLL__ERR(rc);
             if (!flag)
@@ -51,13 +51,13 @@ static int recv_children(papcoll_site_t *site, int nc, const int *children, cons
     return PAPCOLL_OK;
 }
 
-int papcoll__gather_bsbn_bg(papcoll_site_t *site, int root)
+int papcoll__gather_bsbn_bg(papcoll__exec_t *x, int root)
 {
-    int P = site->ctx->size, children[32], nc;
+    int P = x->ctx->size, children[32], nc;
 
     (void)root; /* the plan was built for it */
-    nc = papcoll__bn_children(site->plan.r2v[site->ctx->rank], P, children);
-    return recv_children(site, nc, children, site->plan.v2r);
+    nc = papcoll__bn_children(x->plan->r2v[x->ctx->rank], P, children);
+    return recv_children(x, nc, children, x->plan->v2r);
 }
 
 /* Writes the subtree of v (own block + staged children) to rank order at
@@ -74,7 +74,7 @@ static int assemble(const papcoll__args_t *a, const int *v2r, int v, char *out)
         papcoll__copy(out, own, a->bytes);
     for (i = 0; i < nc; i++) {
         span = papcoll__bn_span(children[i], a->size);
-        sg = &a->site->stage[children[i]];
+        sg = &a->x->stage[children[i]];
         if (sg->len != (size_t)span * a->bytes)
             return PAPCOLL_ERR_TRUNCATE;
         if (v != 0) {
@@ -96,7 +96,7 @@ int papcoll_gather_bsbn(const papcoll__args_t *a)
 
     v = a->plan->r2v[a->rank];
     span = papcoll__bn_span(v, a->size);
-    rc = papcoll__wait_bg(a->site);
+    rc = papcoll__exec_wait_bg(a->x);
     if (rc == PAPCOLL_OK && v != 0 && span == 1)
         rc = papcoll__send_bytes(a->sbuf, a->bytes, maps[papcoll__bn_parent(v)], PAPCOLL__TAG_DATA,
                                  a->comm);

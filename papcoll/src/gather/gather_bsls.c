@@ -17,45 +17,45 @@
 
 /* Staged pull of leaf r: A's size is learnt by probing, B (= A or A + 1
  * bytes, B = bytes - bytes/2) is posted with room for A + 1. */
-static int pull_staged(papcoll_site_t *site, int r, MPI_Request *req_b)
+static int pull_staged(papcoll__exec_t *x, int r, MPI_Request *req_b)
 {
-    papcoll__stage_t *st = &site->stage[r];
+    papcoll__stage_t *st = &x->stage[r];
     size_t a_len = 0;
     int rc;
 
     st->len = 0;
-    if ((rc = papcoll__send_bytes(NULL, 0, r, PAPCOLL__TAG_SYNC, site->comm)) != PAPCOLL_OK ||
-        (rc = papcoll__bg_recv(st, r, PAPCOLL__TAG_SEGA, site->comm, &a_len)) != PAPCOLL_OK ||
+    if ((rc = papcoll__send_bytes(NULL, 0, r, PAPCOLL__TAG_SYNC, x->comm)) != PAPCOLL_OK ||
+        (rc = papcoll__bg_recv(st, r, PAPCOLL__TAG_SEGA, x->comm, &a_len)) != PAPCOLL_OK ||
         (rc = papcoll__stage_reserve(st, 2 * a_len + 1)) != PAPCOLL_OK)
         return rc;
-    return papcoll__irecv_bytes(st->buf + a_len, a_len + 1, r, PAPCOLL__TAG_SEGB, site->comm, req_b);
+    return papcoll__irecv_bytes(st->buf + a_len, a_len + 1, r, PAPCOLL__TAG_SEGB, x->comm, req_b);
 }
 
-int papcoll__gather_bsls_bg(papcoll_site_t *site, int root)
+int papcoll__gather_bsls_bg(papcoll__exec_t *x, int root)
 {
-    int P = site->ctx->size, i, r, n = 0, rc = PAPCOLL_OK, got;
-    MPI_Request *reqs = site->bgw.reqs;
-    MPI_Status *sts = site->bgw.sts;
-    int *src = site->bgw.ints;
+    int P = x->ctx->size, i, r, n = 0, rc = PAPCOLL_OK, got;
+    MPI_Request *reqs = x->bg.reqs;
+    MPI_Status *sts = x->bg.sts;
+    int *src = x->bg.ints;
 
-    if (site->ctx->rank != root)
+    if (x->ctx->rank != root)
         return PAPCOLL_OK;
     for (i = 0; i < P && rc == PAPCOLL_OK; i++) {
-        r = site->plan.order[i];
+        r = x->plan->order[i];
         if (r == root)
             continue;
         src[n] = r;
-        rc = site->bound ? papcoll__ls_pull(site->comm, r, site->bound + (size_t)r * site->bound_bytes,
-                                            site->bound_bytes, &reqs[n++], 1)
-                         : pull_staged(site, r, &reqs[n++]);
+        rc = x->bound ? papcoll__ls_pull(x->comm, r, x->bound + (size_t)r * x->bound_bytes,
+                                            x->bound_bytes, &reqs[n++], 1)
+                         : pull_staged(x, r, &reqs[n++]);
     }
     if (rc == PAPCOLL_OK)
         rc = papcoll__bg_waitall(n, reqs, sts);
-    if (rc != PAPCOLL_OK || site->bound)
-        return rc != PAPCOLL_OK ? rc : papcoll__ls_check_b(n, sts, site->bound_bytes);
+    if (rc != PAPCOLL_OK || x->bound)
+        return rc != PAPCOLL_OK ? rc : papcoll__ls_check_b(n, sts, x->bound_bytes);
     for (i = 0; i < n; i++) {
         PMPI_Get_count(&sts[i], MPI_BYTE, &got);
-        site->stage[src[i]].len_b = (size_t)got;
+        x->stage[src[i]].len_b = (size_t)got;
     }
     return PAPCOLL_OK;
 }
@@ -63,22 +63,22 @@ int papcoll__gather_bsls_bg(papcoll_site_t *site, int root)
 /* Copies every leaf's block from the bound buffer or its stage into rbuf. */
 static int place(const papcoll__args_t *a)
 {
-    const papcoll_site_t *site = a->site;
+    const papcoll__exec_t *x = a->x;
     const papcoll__stage_t *st;
     int r;
 
-    if (site->bound && site->bound_bytes != a->bytes)
+    if (x->bound && x->bound_bytes != a->bytes)
         return PAPCOLL_ERR_TRUNCATE;
     for (r = 0; r < a->size; r++) {
         size_t off = (size_t)r * a->bytes;
         if (r == a->root)
             continue;
-        if (site->bound) {
-            if (site->bound != a->rbuf)
-                papcoll__copy(a->rbuf + off, site->bound + off, a->bytes);
+        if (x->bound) {
+            if (x->bound != a->rbuf)
+                papcoll__copy(a->rbuf + off, x->bound + off, a->bytes);
             continue;
         }
-        st = &site->stage[r];
+        st = &x->stage[r];
         if (st->len != a->bytes / 2 || st->len + st->len_b != a->bytes)
             return PAPCOLL_ERR_TRUNCATE;
         papcoll__copy(a->rbuf + off, st->buf, a->bytes);
@@ -94,7 +94,7 @@ int papcoll_gather_bsls(const papcoll__args_t *a)
         return papcoll__gather_ls_leaf(a);
     if (a->sbuf != NULL)
         papcoll__copy(a->rbuf + (size_t)a->root * a->bytes, a->sbuf, a->bytes);
-    if ((rc = papcoll__wait_bg(a->site)) != PAPCOLL_OK)
+    if ((rc = papcoll__exec_wait_bg(a->x)) != PAPCOLL_OK)
         return rc;
     return place(a);
 }

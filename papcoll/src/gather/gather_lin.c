@@ -10,7 +10,7 @@
 
 int papcoll_gather_lin(const papcoll__args_t *a)
 {
-    MPI_Request *reqs = a->site->fg.reqs;
+    MPI_Request *reqs = a->x->fg.reqs;
     int r, n = 0, rc;
 
     if (a->rank != a->root)

@@ -90,7 +90,7 @@ int papcoll__red_dyn_participant(const papcoll__args_t *a, papcoll__dyn_policy_t
 /* The coordinator of a reduction to root with the state of plan (the
  * site's own plan, or a composite allreduce's reduce part).  The call's
  * parity in the tags is the site plan's iter on both sides. */
-int papcoll__red_dyn_coordinator(papcoll_site_t *site, const papcoll__plan_t *plan, int root,
+int papcoll__red_dyn_coordinator(papcoll__exec_t *x, const papcoll__plan_t *plan, int root,
                                  papcoll__dyn_policy_t policy);
 /* Their planner (red_dyn in algos.def) allocates the coordinator's state
  * (sched/dyn.h) as plan data on a site's first plan: the only NOMEM point. */

@@ -66,7 +66,7 @@
  * k+1 while call k's coordinator still waits for others, and must not be
  * taken for one of them.  A READY of call k+2 cannot exist yet: it needs an
  * ORDER of call k+1, whose coordinator starts after call k's (one monitor
- * thread per site, jobs in order, the same host while the root is fixed;
+ * thread per x, jobs in order, the same host while the root is fixed;
  * a changed root drains the started part first, call.c).
  */
 #include <limits.h>
@@ -157,7 +157,7 @@ static int absorb(const papcoll__args_t *a, const void *id, char *tmp, size_t n,
  */
 static int pieces(const papcoll__args_t *a, const void *id)
 {
-    size_t seg = a->site->ctx->segment_bytes, k = (a->bytes + seg - 1) / seg;
+    size_t seg = a->x->ctx->segment_bytes, k = (a->bytes + seg - 1) / seg;
 
     return id != NULL || k < 1 ? 1 : k > INT_MAX ? INT_MAX : (int)k;
 }
@@ -515,7 +515,7 @@ out:
 
 int papcoll__red_dyn_participant(const papcoll__args_t *a, papcoll__dyn_policy_t policy)
 {
-    int tag = PAPCOLL__TAG_RED_READY + (a->site->plan.iter & 1), seg = papcoll__red_seg_elems(a);
+    int tag = PAPCOLL__TAG_RED_READY + (a->x->plan->iter & 1), seg = papcoll__red_seg_elems(a);
     int S = (a->sig.count + seg - 1) / seg;
     const void *id = papcoll__red_identity(a);
 
@@ -526,17 +526,17 @@ int papcoll__red_dyn_participant(const papcoll__args_t *a, papcoll__dyn_policy_t
 
 /* ------------------------------------------------------------ coordinator */
 
-int papcoll__red_dyn_coordinator(papcoll_site_t *site, const papcoll__plan_t *plan, int root,
+int papcoll__red_dyn_coordinator(papcoll__exec_t *x, const papcoll__plan_t *plan, int root,
                                  papcoll__dyn_policy_t policy)
 {
-    int P = site->ctx->size, tag = PAPCOLL__TAG_RED_READY + (site->plan.iter & 1), q, S, stream = -1;
+    int P = x->ctx->size, tag = PAPCOLL__TAG_RED_READY + (x->plan->iter & 1), q, S, stream = -1;
     int rc = PAPCOLL_OK, i, n;
     coord_t *co = plan->xdata;
     papcoll__dyn_t *c;
     papcoll__dyn_pair_t pr;
     papcoll__dyn_order_t o[PAPCOLL__DYN_MAXORD];
 
-    if (site->ctx->rank != root || P == 1)
+    if (x->ctx->rank != root || P == 1)
         return PAPCOLL_OK; /* only the root coordinates */
     if (plan->xowner != &owner || co->s.P != P)
         return PAPCOLL_ERR_STATE; /* the planner did not run (cannot happen with a plan) */
@@ -544,23 +544,23 @@ int papcoll__red_dyn_coordinator(papcoll_site_t *site, const papcoll__plan_t *pl
     atomic_store_explicit(&co->handed, 0, memory_order_relaxed);
     papcoll__dyn_reset(c, policy, root);
     while (rc == PAPCOLL_OK && c->pairs < P - 1) {
-        if ((rc = next_ready(site->comm, tag, &q, &S)) != PAPCOLL_OK)
+        if ((rc = next_ready(x->comm, tag, &q, &S)) != PAPCOLL_OK)
             break;
         if (stream < 0) /* every participant reports the same segment count */
             stream = policy == PAPCOLL__DYN_ANY && papcoll__dyn_streams(P, S);
         if (q == root) { /* the root came: its foreground coordinates on */
             pr = (papcoll__dyn_pair_t){-1, root, 0, 0};
             if (!stream && papcoll__dyn_ready(c, q, &pr))
-                rc = order(site->comm, pr.snd, ORD_SEND, pr.rcv, 0, 0);
+                rc = order(x->comm, pr.snd, ORD_SEND, pr.rcv, 0, 0);
             atomic_store_explicit(&co->handed, 1, memory_order_release);
-            return rc ? rc : order(site->comm, root, ORD_HANDOVER, pr.snd, pr.left, pr.final);
+            return rc ? rc : order(x->comm, root, ORD_HANDOVER, pr.snd, pr.left, pr.final);
         }
         if (stream) {
             for (n = papcoll__dyn_stream_ready(c, q, o), i = 0; i < n && rc == PAPCOLL_OK; i++)
-                rc = order(site->comm, o[i].dst, o[i].kind, o[i].peer, o[i].late, 0);
+                rc = order(x->comm, o[i].dst, o[i].kind, o[i].peer, o[i].late, 0);
         } else if (papcoll__dyn_ready(c, q, &pr) &&
-                   (rc = order(site->comm, pr.rcv, ORD_RECV, pr.snd, pr.left, pr.final)) == PAPCOLL_OK) {
-            rc = order(site->comm, pr.snd, ORD_SEND, pr.rcv, 0, 0); /* the receiver first: it posts sooner */
+                   (rc = order(x->comm, pr.rcv, ORD_RECV, pr.snd, pr.left, pr.final)) == PAPCOLL_OK) {
+            rc = order(x->comm, pr.snd, ORD_SEND, pr.rcv, 0, 0); /* the receiver first: it posts sooner */
         }
     }
     /* streamed, every non-root but at most one reported before the root:
@@ -569,6 +569,6 @@ int papcoll__red_dyn_coordinator(papcoll_site_t *site, const papcoll__plan_t *pl
      * the root's foreground's to take (its FROM says so), so that this
      * thread does not wait in MPI beside it */
     if (rc == PAPCOLL_OK && stream)
-        rc = papcoll__recv_bytes(&S, sizeof(S), root, tag, site->comm);
+        rc = papcoll__recv_bytes(&S, sizeof(S), root, tag, x->comm);
     return rc;
 }

@@ -47,7 +47,7 @@ int papcoll__red_combine(const papcoll__args_t *a, char *x, char *acc, int n, in
 
 const void *papcoll__red_identity(const papcoll__args_t *a)
 {
-    const papcoll_site_t *s = a->site;
+    const papcoll__exec_t *s = a->x;
 
     return s->identity != NULL && s->identity_bytes == a->sig.esize && a->sig.count > 0 ? s->identity : NULL;
 }
@@ -75,7 +75,7 @@ int papcoll__red_combine_sparse(const papcoll__args_t *a, char *x, size_t bytes,
 
 int papcoll__red_seg_elems(const papcoll__args_t *a)
 {
-    size_t n = a->sig.esize > 0 ? a->site->ctx->segment_bytes / a->sig.esize : 1;
+    size_t n = a->sig.esize > 0 ? a->x->ctx->segment_bytes / a->sig.esize : 1;
 
     return n < 1 ? 1 : n > INT_MAX ? INT_MAX : (int)n;
 }

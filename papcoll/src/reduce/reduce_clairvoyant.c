@@ -546,7 +546,7 @@ int papcoll_reduce_clairvoyant(const papcoll__args_t *a)
     if (rc == PAPCOLL_OK)
         rc = papcoll__fg_waitall(c->N, e.sreq, MPI_STATUSES_IGNORE, a->nap);
     if (e.sent_dense > 0) /* for the next plans' segment count (papcoll__model_density) */
-        a->site->marks.sent_density = e.sent_enc / e.sent_dense;
+        a->x->sent_density = e.sent_enc / e.sent_dense;
 out:
     free(e.ev);
     free(e.sreq);

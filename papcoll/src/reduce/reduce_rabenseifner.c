@@ -52,7 +52,7 @@ static int fold(const papcoll__args_t *a, char *work)
 int papcoll_reduce_rabenseifner(const papcoll__args_t *a)
 {
     int P = a->size, me = a->rank, root = a->root, p2 = 1, r = 0, rem, vme, vroot, holder, v, rc = PAPCOLL_OK;
-    int k[PAPCOLL__RADIX_MAX], *v2r = a->site->fg.ints;
+    int k[PAPCOLL__RADIX_MAX], *v2r = a->x->fg.ints;
     char *work;
 
     if (a->bytes == 0)

@@ -98,8 +98,8 @@ int papcoll__radix_vector(int P, int target, const int *vec, int len, int *k)
 
 int papcoll_reduce_radixk(const papcoll__args_t *a)
 {
-    const papcoll_ctx_t *ctx = a->site->ctx;
-    int k[PAPCOLL__RADIX_MAX], *v2r = a->site->fg.ints, v, rc;
+    const papcoll_ctx_t *ctx = a->x->ctx;
+    int k[PAPCOLL__RADIX_MAX], *v2r = a->x->fg.ints, v, rc;
     int r = papcoll__radix_vector(a->size, ctx->radix_target, ctx->radix_vec, ctx->radix_len, k);
     char *work;
 

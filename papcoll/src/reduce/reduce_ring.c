@@ -90,7 +90,7 @@ static int gather(const papcoll__args_t *a, int q, const char *mine, char *buf)
     int P = a->size, count = a->sig.count, nc = papcoll__tree_nkids(t, q), lo = block_lo(count, P, q), i, c,
         rc;
     size_t es = a->sig.esize;
-    MPI_Request *req = a->site->fg.reqs;
+    MPI_Request *req = a->x->fg.reqs;
 
     papcoll__copy(buf, mine, (size_t)block_n(count, P, q) * es);
     for (i = 0; i < nc; i++) {

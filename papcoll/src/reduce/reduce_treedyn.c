@@ -39,9 +39,9 @@
  */
 #include "reduce/engine.h"
 
-int papcoll__reduce_treedyn_bg(papcoll_site_t *site, int root)
+int papcoll__reduce_treedyn_bg(papcoll__exec_t *x, int root)
 {
-    return papcoll__red_dyn_coordinator(site, &site->plan, root, PAPCOLL__DYN_ANY);
+    return papcoll__red_dyn_coordinator(x, x->plan, root, PAPCOLL__DYN_ANY);
 }
 
 int papcoll_reduce_treedyn(const papcoll__args_t *a)

@@ -12,16 +12,16 @@
 #include "scatter/engine.h"
 #include "sched/sched.h"
 
-static int forward(papcoll_site_t *site, const int *v2r, int v, size_t bytes)
+static int forward(papcoll__exec_t *x, const int *v2r, int v, size_t bytes)
 {
-    int P = site->ctx->size, children[32], nc = papcoll__bn_children(v, P, children), i, rc;
-    const char *buf = site->stage[0].buf;
+    int P = x->ctx->size, children[32], nc = papcoll__bn_children(v, P, children), i, rc;
+    const char *buf = x->stage[0].buf;
     MPI_Request req;
 
     for (i = 0; i < nc; i++) {
         rc = papcoll__isend_bytes(buf + (size_t)(children[i] - v) * bytes,
                                   (size_t)papcoll__bn_span(children[i], P) * bytes, v2r[children[i]],
-                                  PAPCOLL__TAG_DATA, site->comm, &req);
+                                  PAPCOLL__TAG_DATA, x->comm, &req);
         if (rc == PAPCOLL_OK)
             rc = papcoll__bg_wait(&req);
         if (rc != PAPCOLL_OK)
@@ -30,35 +30,35 @@ static int forward(papcoll_site_t *site, const int *v2r, int v, size_t bytes)
     return PAPCOLL_OK;
 }
 
-int papcoll__scatter_bsbn_bg(papcoll_site_t *site, int root)
+int papcoll__scatter_bsbn_bg(papcoll__exec_t *x, int root)
 {
-    int P = site->ctx->size, v, span, rc;
-    const int *maps = site->plan.v2r;
-    papcoll__stage_t *st = &site->stage[0];
+    int P = x->ctx->size, v, span, rc;
+    const int *maps = x->plan->v2r;
+    papcoll__stage_t *st = &x->stage[0];
 
     (void)root; /* the plan was built for it */
-    v = site->plan.r2v[site->ctx->rank];
+    v = x->plan->r2v[x->ctx->rank];
     span = papcoll__bn_span(v, P);
     st->len = 0;
     rc = PAPCOLL_OK;
     if (v != 0)
-        rc = papcoll__bg_recv(st, maps[papcoll__bn_parent(v)], PAPCOLL__TAG_DATA, site->comm, NULL);
+        rc = papcoll__bg_recv(st, maps[papcoll__bn_parent(v)], PAPCOLL__TAG_DATA, x->comm, NULL);
     if (rc == PAPCOLL_OK && v != 0 && st->len % (size_t)span != 0)
         rc = PAPCOLL_ERR_TRUNCATE;
     if (rc == PAPCOLL_OK && v != 0)
-        rc = forward(site, maps, v, st->len / (size_t)span);
+        rc = forward(x, maps, v, st->len / (size_t)span);
     return rc;
 }
 
 int papcoll_scatter_bsbn(const papcoll__args_t *a)
 {
     const int *maps = a->plan->v2r;
-    papcoll__stage_t *st = &a->site->stage[0];
+    papcoll__stage_t *st = &a->x->stage[0];
     int rc;
 
     if (a->rank == a->root)
         rc = papcoll__scatter_bn_root(a, maps);
-    else if ((rc = papcoll__wait_bg(a->site)) == PAPCOLL_OK) {
+    else if ((rc = papcoll__exec_wait_bg(a->x)) == PAPCOLL_OK) {
         if (st->len != (size_t)papcoll__bn_span(a->plan->r2v[a->rank], a->size) * a->bytes)
             rc = PAPCOLL_ERR_TRUNCATE;
         else

@@ -10,19 +10,19 @@
 
 #include "scatter/engine.h"
 
-int papcoll__scatter_bsln_bg(papcoll_site_t *site, int root)
+int papcoll__scatter_bsln_bg(papcoll__exec_t *x, int root)
 {
-    papcoll__stage_t *st = &site->stage[0];
+    papcoll__stage_t *st = &x->stage[0];
     MPI_Request req;
     MPI_Status status;
     int rc, got = 0;
 
-    if (site->ctx->rank == root)
+    if (x->ctx->rank == root)
         return PAPCOLL_OK;
     st->len = 0;
-    if (!site->bound)
-        return papcoll__bg_recv(st, root, PAPCOLL__TAG_DATA, site->comm, NULL);
-    rc = papcoll__irecv_bytes(site->bound, site->bound_bytes, root, PAPCOLL__TAG_DATA, site->comm, &req);
+    if (!x->bound)
+        return papcoll__bg_recv(st, root, PAPCOLL__TAG_DATA, x->comm, NULL);
+    rc = papcoll__irecv_bytes(x->bound, x->bound_bytes, root, PAPCOLL__TAG_DATA, x->comm, &req);
     if (rc == PAPCOLL_OK)
         rc = papcoll__bg_waitall(1, &req, &status);
     if (rc == PAPCOLL_OK)
@@ -33,16 +33,16 @@ int papcoll__scatter_bsln_bg(papcoll_site_t *site, int root)
 
 int papcoll_scatter_bsln(const papcoll__args_t *a)
 {
-    const papcoll_site_t *site = a->site;
+    const papcoll__exec_t *x = a->x;
     int rc;
 
     if (a->rank == a->root)
         return papcoll__scatter_lin_root(a, a->plan->order);
-    if ((rc = papcoll__wait_bg(a->site)) != PAPCOLL_OK)
+    if ((rc = papcoll__exec_wait_bg(a->x)) != PAPCOLL_OK)
         return rc;
-    if (site->stage[0].len != a->bytes)
+    if (x->stage[0].len != a->bytes)
         return PAPCOLL_ERR_TRUNCATE;
-    if (site->bound != a->rbuf)
-        papcoll__copy(a->rbuf, site->bound ? site->bound : site->stage[0].buf, a->bytes);
+    if (x->bound != a->rbuf)
+        papcoll__copy(a->rbuf, x->bound ? x->bound : x->stage[0].buf, a->bytes);
     return PAPCOLL_OK;
 }

@@ -1,5 +1,6 @@
 /*
- * Contexts: communicators, options, the monitor thread's lifetime, errors.
+ * papcoll_init and papcoll_finalize: the context (context.h) with its
+ * communicators, options and clock; warnings.
  */
 #include <ini.h>
 #include <math.h>
@@ -12,7 +13,6 @@
 #include "algo_ids.h"
 #include "clock.h"
 #include "context.h"
-#include "plan.h"
 
 const char *papcoll_strerror(int err)
 {
@@ -34,19 +34,6 @@ const char *papcoll_err_name(int err)
 #undef PAPCOLL__ERR_NAME
     default: return "PAPCOLL_ERR_?";
     }
-}
-
-int papcoll__mpi_error(int mpirc, const char *file, int line)
-{
-    char msg[MPI_MAX_ERROR_STRING];
-    int len = 0, cls = 0;
-
-    if (getenv("PAPCOLL_DEBUG") != NULL) {
-        PMPI_Error_string(mpirc, msg, &len);
-        fprintf(stderr, "papcoll: %s:%d: MPI error: %s\n", file, line, msg);
-    }
-    PMPI_Error_class(mpirc, &cls);
-    return cls == MPI_ERR_TRUNCATE ? PAPCOLL_ERR_TRUNCATE : PAPCOLL_ERR_MPI;
 }
 
 /* Rank 0's line "papcoll: <prefix><message>" on stderr, unless quiet. */
@@ -493,7 +480,7 @@ int papcoll_init(MPI_Comm comm, const papcoll_options_t *opts, papcoll_ctx_t **o
     if ((rc = dup_comm(comm, &ctx->data_comm)) != PAPCOLL_OK ||
         (rc = dup_comm(comm, &ctx->mon_comm)) != PAPCOLL_OK)
         goto fail;
-    /* A site measures the model when its algorithm plans with it (site.c);
+    /* A site measures the model when its algorithm plans with it (site_api.c);
      * reduce_bcast's reduce part may, whatever the site's algorithm. */
     if ((papcoll_algo_flags(PAPCOLL_OP_REDUCE, ctx->ar_reduce) & PAPCOLL_F_MODEL) &&
         (rc = papcoll__model_ensure(ctx, ctx->data_comm)) != PAPCOLL_OK)
@@ -528,6 +515,7 @@ fail:
 int papcoll_finalize(papcoll_ctx_t **pctx)
 {
     papcoll_ctx_t *ctx;
+    int i;
 
     if (pctx == NULL || *pctx == NULL)
         return PAPCOLL_ERR_INVAL;
@@ -540,7 +528,9 @@ int papcoll_finalize(papcoll_ctx_t **pctx)
     PMPI_Comm_free(&ctx->mon_comm);
     papcoll__clock_free(ctx);
     free(ctx->clock_buf);
-    papcoll__tree_cache_free(ctx);
+    for (i = 0; i < ctx->ntrees; i++)
+        papcoll__tree_free(&ctx->trees[i].tree);
+    ctx->ntrees = 0;
     pthread_mutex_destroy(&ctx->sink_lock);
     pthread_mutex_destroy(&ctx->tree_lock);
     free(ctx);

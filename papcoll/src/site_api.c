@@ -34,7 +34,7 @@ static int site_alloc(papcoll_site_t *site, int P)
 
     if ((rc = papcoll__plan_alloc(&site->plan, P)) != PAPCOLL_OK ||
         (rc = papcoll__pred_init(&site->xs.predictor, &site->ctx->pred, P)) != PAPCOLL_OK ||
-        (rc = alloc_ws(&site->fg, P)) != PAPCOLL_OK || (rc = alloc_ws(&site->bgw, P)) != PAPCOLL_OK)
+        (rc = alloc_ws(&site->x.fg, P)) != PAPCOLL_OK || (rc = alloc_ws(&site->x.bg, P)) != PAPCOLL_OK)
         return rc;
     site->xs.xchg = calloc((size_t)P * PAPCOLL__XCHG, sizeof(double));
     site->xs.pred = calloc((size_t)P, sizeof(double));
@@ -42,9 +42,9 @@ static int site_alloc(papcoll_site_t *site, int P)
     site->xs.pat = calloc((size_t)P, sizeof(double));
     site->xs.snap[0].pred = calloc((size_t)P, sizeof(double));
     site->xs.snap[1].pred = calloc((size_t)P, sizeof(double));
-    site->stage = calloc((size_t)P, sizeof(papcoll__stage_t));
+    site->x.stage = calloc((size_t)P, sizeof(papcoll__stage_t));
     return (site->xs.xchg && site->xs.pred && site->xs.col && site->xs.pat && site->xs.snap[0].pred &&
-            site->xs.snap[1].pred && site->stage)
+            site->xs.snap[1].pred && site->x.stage)
                ? PAPCOLL_OK
                : PAPCOLL_ERR_NOMEM;
 }
@@ -73,25 +73,25 @@ static void site_release(papcoll_site_t *site)
     site_unlink(site);
     papcoll__monitor_stop(site);
     papcoll__record_release(site);
-    free_comm(&site->comm);
+    free_comm(&site->x.comm);
     free_comm(&site->mcomm);
     free_comm(&site->ccomm);
     papcoll__plan_free(&site->plan);
     papcoll__pred_free(&site->xs.predictor);
-    for (i = 0; site->stage && i < site->ctx->size; i++)
-        free(site->stage[i].buf);
+    for (i = 0; site->x.stage && i < site->ctx->size; i++)
+        free(site->x.stage[i].buf);
     for (i = 0; i < PAPCOLL__SCRATCH_SLOTS; i++)
-        free(site->scratch[i].buf);
-    free(site->stage);
+        free(site->x.scratch[i].buf);
+    free(site->x.stage);
     free(site->xs.xchg);
     free(site->xs.pred);
     free(site->xs.snap[0].pred);
     free(site->xs.snap[1].pred);
     free(site->xs.col);
     free(site->xs.pat);
-    free(site->identity);
-    free_ws(&site->fg);
-    free_ws(&site->bgw);
+    free(site->x.identity);
+    free_ws(&site->x.fg);
+    free_ws(&site->x.bg);
     free(site);
 }
 
@@ -108,14 +108,15 @@ static void site_init(papcoll_site_t *site, papcoll_ctx_t *ctx, const char *name
 {
     site->ctx = ctx;
     site->op = op;
-    site->comm = site->mcomm = site->ccomm = MPI_COMM_NULL;
+    site->mcomm = site->ccomm = MPI_COMM_NULL;
     site->dec.iter = site->dec.bg_done = -1;
     site->last_sig.root = -2;
     site->last_algo = -1;
     site->xs.snap[0].iter = site->xs.snap[1].iter = -1;
     site->xs.pred_iter = -2;
     site->xs.density = 1;
-    site->marks = (papcoll__marks_t){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+    site->marks = (papcoll__marks_t){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+    site->x = (papcoll__exec_t){.ctx = ctx, .comm = MPI_COMM_NULL, .plan = &site->plan, .sent_density = NAN};
     site->id = ctx->nsites++;
     snprintf(site->name, sizeof(site->name), "%s", name ? name : papcoll_op_name(op));
 }
@@ -162,11 +163,11 @@ static int policy_collective(papcoll_site_t *site, const papcoll__policy_t *p)
     int rc;
 
     if ((papcoll__policy_uses_data(p) || (papcoll_algo_flags(site->op, p->algo) & PAPCOLL_F_MODEL)) &&
-        (rc = papcoll__model_ensure(site->ctx, site->comm)) != PAPCOLL_OK)
+        (rc = papcoll__model_ensure(site->ctx, site->x.comm)) != PAPCOLL_OK)
         return rc; /* once per context */
     if (p->kind != PAPCOLL__POLICY_RULES)
         return PAPCOLL_OK;
-    if ((rc = PMPI_Allreduce(h, m, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, site->comm)) != MPI_SUCCESS)
+    if ((rc = PMPI_Allreduce(h, m, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, site->x.comm)) != MPI_SUCCESS)
         return PAPCOLL__ERR(rc);
     if (m[0] == ~m[1])
         return PAPCOLL_OK;
@@ -191,7 +192,7 @@ int papcoll_site_create(papcoll_ctx_t *ctx, const char *name, papcoll_op_t op, c
         rc = papcoll__record_alloc(site);
     if ((rc = agree_local(ctx, site->name, rc, &site->policy)) != PAPCOLL_OK)
         goto fail;
-    if ((rc = dup_comm(ctx->data_comm, &site->comm)) != PAPCOLL_OK ||
+    if ((rc = dup_comm(ctx->data_comm, &site->x.comm)) != PAPCOLL_OK ||
         (rc = dup_comm(ctx->mon_comm, &site->mcomm)) != PAPCOLL_OK ||
         (ctx->check && (rc = dup_comm(ctx->data_comm, &site->ccomm)) != PAPCOLL_OK))
         goto fail;
@@ -287,8 +288,8 @@ int papcoll_site_bind_recv(papcoll_site_t *site, void *recvbuf, int recvcount, M
     if (site->queued)
         return PAPCOLL_ERR_STATE; /* a background part may be using the old binding */
     papcoll__wait_idle(site);
-    site->bound = NULL;
-    site->bound_bytes = 0;
+    site->x.bound = NULL;
+    site->x.bound_bytes = 0;
     if (recvbuf == NULL)
         return PAPCOLL_OK;
     if (recvtype == MPI_DATATYPE_NULL || PMPI_Type_size(recvtype, &size) != MPI_SUCCESS ||
@@ -297,8 +298,8 @@ int papcoll_site_bind_recv(papcoll_site_t *site, void *recvbuf, int recvcount, M
         return PAPCOLL_ERR_DATATYPE;
     if (tlb != 0 || extent != size || textent != size)
         return PAPCOLL_OK; /* not contiguous: staged */
-    site->bound = recvbuf;
-    site->bound_bytes = (size_t)recvcount * (size_t)size;
+    site->x.bound = recvbuf;
+    site->x.bound_bytes = (size_t)recvcount * (size_t)size;
     return PAPCOLL_OK;
 }
 
@@ -329,9 +330,9 @@ int papcoll_site_set_identity(papcoll_site_t *site, const void *identity, size_t
         free(copy);
         return rc;
     }
-    free(site->identity);
-    site->identity = copy;
-    site->identity_bytes = identity == NULL ? 0 : bytes;
+    free(site->x.identity);
+    site->x.identity = copy;
+    site->x.identity_bytes = identity == NULL ? 0 : bytes;
     return PAPCOLL_OK;
 }
 
@@ -387,7 +388,7 @@ int papcoll_edge(papcoll_site_t *site, double fraction)
 
 int papcoll_site_observe(papcoll_site_t *site, const papcoll_observed_t *o)
 {
-    papcoll__args_t a = {.site = site};
+    papcoll__args_t a = {.x = &site->x};
 
     if (site == NULL || o == NULL || !isfinite(o->arrival) || !isfinite(o->exit) || o->exit < o->arrival ||
         o->bytes < 0 || o->count < 0 ||
@@ -396,7 +397,7 @@ int papcoll_site_observe(papcoll_site_t *site, const papcoll_observed_t *o)
     if (site->has_thread || papcoll__policy_uses_data(&site->policy))
         return PAPCOLL_ERR_STATE; /* its exchanges and plans would have to happen anyway */
     a.op = site->op;
-    a.comm = site->comm;
+    a.comm = site->x.comm;
     a.rank = site->ctx->rank;
     a.size = site->ctx->size;
     a.root = a.sig.root = o->root;

@@ -183,7 +183,7 @@ tests: all
 # monitor.c whose policies read a local value (PAPCOLL_MUTANT_LOCAL_POLICY).
 # Never in the library.
 MUTANT_LIB := $(OBJ)/mutant/libpapcoll.a
-$(OBJ)/mutant/monitor.o: papcoll/src/monitor.c
+$(OBJ)/mutant/monitor.o: papcoll/src/monitor.c $(OBJ)/papcoll/src/monitor.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -DPAPCOLL_MUTANT_LOCAL_POLICY $(INC_PAPCOLL) -c $< -o $@
 $(MUTANT_LIB): $(OBJ)/mutant/monitor.o $(filter-out $(OBJ)/papcoll/src/monitor.o,$(LIB_OBJ))

@@ -1,11 +1,6 @@
-/*
- * The data-dependent selection policies (policy.c): rules tables, the
- * alpha-beta-gamma cost of each algorithm (algos.def's cost column) and the
- * PAP-informed auto choice.  Pure: no MPI, no clock; every input is a
- * number all ranks share (the signature, P, the model, values from the PAT
- * exchange), so every rank computes the same choice (docs/policies.md).
- * Not installed.
- */
+/* The data policies (policy.c): rules tables, the alpha-beta-gamma cost of each algorithm (algos.def's
+ * cost column) and auto's choice.  Pure: every input is a number all ranks share, so every rank chooses
+ * the same algorithm (docs/policies.md).  Not installed. */
 #ifndef PAPCOLL_POLICY_H
 #define PAPCOLL_POLICY_H
 
@@ -13,7 +8,7 @@
 
 #include "papcoll.h"
 
-/* ---- inputs of one decision, all shared by every rank ---------------- */
+/* The inputs of one decision, all shared by every rank. */
 typedef struct {
     int P;
     int has_monitor;           /* the context has monitor threads */
@@ -27,61 +22,50 @@ typedef struct {
     int root;           /* the call's root (-1: none) */
     const double *pred; /* [P] predicted arrival offsets (s); NULL: none */
     double spread;      /* max - min of pred (s); NaN: none */
-    double lag_noise;   /* how far such a prediction misses the next call: median range over ranks of
-                           (arrival - predicted offset), recent calls (s); NaN: unknown */
+    double lag_noise;   /* how far predictions miss the next call (s, recent median); NaN: unknown */
     double noise;       /* how far predictions miss the call they were made for (s); 0: none */
 } papcoll__pin_t;
 
 /* Whether algo serves the call as it is (restrictions, background). */
 typedef int (*papcoll__eligible_fn)(papcoll_op_t op, int algo, void *arg);
 
-/* The predicted imbalance the policies act on: the spread less the
- * predictor's noise, at least 0 (NaN: no prediction). */
+/* The spread less the predictor's noise, at least 0 (NaN: no prediction). */
 double papcoll__imbalance(const papcoll__pin_t *in);
-/* Modelled time of algo on balanced arrivals (s); NaN: its cost column is
- * NONE (auto never takes it as the base; rules may choose it). */
+/* Modelled time on balanced arrivals (s); NaN: cost column NONE. */
 double papcoll__cost(papcoll_op_t op, int algo, const papcoll__pin_t *in);
-/* The cheapest costed foreground algorithm ok() accepts (*base, -1: none)
- * and its time: auto's base, and the time of rules' ratio. */
+/* The cheapest costed foreground algorithm ok() accepts (*base; -1: none) and its time. */
 double papcoll__model_time(papcoll_op_t op, const papcoll__pin_t *in, papcoll__eligible_fn ok, void *arg,
                            int *base);
 
-/* ---- rules ------------------------------------------------------------ */
 #define PAPCOLL__RULES_MAX 64
 typedef struct {
     int op;          /* papcoll_op_t */
-    double plo, phi; /* P range, inclusive */
-    double blo, bhi; /* bytes range, inclusive */
+    double plo, phi; /* P, inclusive */
+    double blo, bhi; /* bytes, inclusive */
     double rlo, rhi; /* imbalance ratio: rlo <= r < rhi */
-    int algo;
-    int line;
+    int algo, line;
 } papcoll__rule_t;
 typedef struct {
     papcoll__rule_t r[PAPCOLL__RULES_MAX];
     int n;
-    unsigned long long hash; /* FNV-1a of the file's bytes */
+    unsigned long long hash; /* FNV-1a of the text */
 } papcoll__rules_t;
 
-/* Parses a rules text (name: for errors); PAPCOLL_ERR_POLICY with
- * "FILE:LINE: why" in err, or PAPCOLL_ERR_ALGO for an unknown algorithm. */
+/* PAPCOLL_ERR_POLICY with "NAME:LINE: why" in err, or PAPCOLL_ERR_ALGO for an unknown algorithm. */
 int papcoll__rules_parse(const char *text, const char *name, papcoll__rules_t *out, char *err, size_t errlen);
-/* Reads and parses a file. */
 int papcoll__rules_load(const char *path, papcoll__rules_t *out, char *err, size_t errlen);
-/* Index of the first rule that matches (-1: none); ratio NaN matches only
- * rules whose ratio range is "*". */
+/* The first matching rule (-1: none); ratio NaN matches only ratio "*". */
 int papcoll__rules_match(const papcoll__rules_t *t, papcoll_op_t op, int P, double bytes, double ratio);
 
-/* ---- auto --------------------------------------------------------------- */
 typedef struct {
-    double ratio; /* imbalance / modelled base time from which the sorted variant may win (default 0.25) */
+    double ratio; /* imbalance / base time from which the PAP-aware counterpart may win (default 0.25) */
 } papcoll__auto_cfg_t;
 typedef struct {
-    int algo;
-    int base;        /* cheapest costed algorithm on balanced arrivals */
+    int algo, base;  /* base: the cheapest costed algorithm on balanced arrivals */
     double t_base;   /* its modelled time (s) */
     double ratio;    /* imbalance / t_base (NaN: no prediction) */
     double gain;     /* predicted gain of algo over base under the predicted PAT (s) */
-    const char *why; /* the reason for algo, a static string */
+    const char *why; /* a static string */
 } papcoll__auto_out_t;
 void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, const papcoll__auto_cfg_t *cfg,
                           papcoll__eligible_fn ok, void *arg, papcoll__auto_out_t *out);

@@ -50,7 +50,7 @@ static const cli_option_t option_table[O_COUNT] = {
     [O_COMPOSITE] = {"composite", "OP", "zbuffer | over: the compositing operation (default zbuffer)"},
     [O_COMPOSITE_ALGO] =
         {"composite-algo", "NAME",
-         "compositing: a papcoll reduce algorithm or policy, or icet:S, see below (default: library's)"},
+         "compositing: a papcoll reduce algorithm or policy, or icet:S, see below (default: measured best)"},
     [O_FRAME_EVERY] = {"frame-every", "K",
                        "render and composite every K steps, 0: never (default: problem's)"},
     [O_FRAMES] = {"frames", "on|off", "write the composited frames as PNG to OUT/frames/ (default on)"},
@@ -284,6 +284,25 @@ int pic_config_parse(int argc, char **argv, int nprocs, pic_config_t *cfg, char 
     return rc;
 }
 
+/*
+ * The compositing site's default, where neither --composite-algo,
+ * $PAPCOLL_REDUCE_ALGORITHM nor [papcoll] reduce_algorithm chooses: the
+ * fastest measured for pic's own pattern, the beam's moving imbalance
+ * (docs/results/apps.md, "Compositing"): zbuffer Clairvoyant, 0.95x of IceT's
+ * tree at 512x512 and 0.87x at 1024x1024, 41-42 ms against mpi's 83-84 per
+ * frame; over (non-commutative) noncommut_treedyn, the best ORDERED one,
+ * 0.88x and 0.87x of IceT's tree.
+ */
+static const char *const composite_default[] = {
+    [PIC_COMPOSITE_ZBUFFER] = "clairvoyant",
+    [PIC_COMPOSITE_OVER] = "noncommut_treedyn",
+};
+
+const char *pic_config_composite_default(const pic_config_t *cfg)
+{
+    return composite_default[cfg->composite];
+}
+
 const char *pic_config_composite_algo(const pic_config_t *cfg)
 {
     const char *env = getenv("PAPCOLL_REDUCE_ALGORITHM");
@@ -319,7 +338,9 @@ static void usage_algorithms(void)
     int i, n = pic_icet_count(), nr = papcoll_algo_count(PAPCOLL_OP_REDUCE);
 
     printf("\ncompositing algorithms (--composite-algo; papcoll reduce site 'pic-image', `over` needs an\n"
-           "ORDERED one, others fall back; default: $PAPCOLL_REDUCE_ALGORITHM, then the library's):\n");
+           "ORDERED one, others fall back; default: $PAPCOLL_REDUCE_ALGORITHM, then [papcoll]\n"
+           "reduce_algorithm, then the beam's fastest: %s (zbuffer), %s (over)):\n",
+           composite_default[PIC_COMPOSITE_ZBUFFER], composite_default[PIC_COMPOSITE_OVER]);
     for (i = 0; i < nr; i++)
         printf("  %-15s %s%s\n", papcoll_algo_name(PAPCOLL_OP_REDUCE, i), papcoll_algo_summary(PAPCOLL_OP_REDUCE, i),
                papcoll_algo_flags(PAPCOLL_OP_REDUCE, i) & PAPCOLL_F_ORDERED ? " (ordered)" : "");

@@ -33,7 +33,7 @@ typedef struct {
     double dt;
     int threads;
     pic_composite_mode_t composite;
-    const char *composite_algo; /* as given (a reduce algorithm or policy, icet:S), NULL: the library's default */
+    const char *composite_algo; /* as given (a reduce algorithm or policy, icet:S), NULL: the default */
     int icet;                   /* >= 0: IceT strategy (composite-algo icet:NAME) */
     long frame_every;           /* composite every K steps (0: never) */
     int frames;                 /* write PNG frames (needs out_dir) */
@@ -64,6 +64,10 @@ void pic_config_usage(void);
 
 /* The compositing algorithm asked for: --composite-algo, else $PAPCOLL_REDUCE_ALGORITHM, else "default". */
 const char *pic_config_composite_algo(const pic_config_t *cfg);
+
+/* pic's default compositing algorithm for cfg->composite (below the
+ * environment and [papcoll] reduce_algorithm; docs/results/apps.md). */
+const char *pic_config_composite_default(const pic_config_t *cfg);
 
 void pic_config_free(pic_config_t *cfg);
 

@@ -55,11 +55,26 @@ static const char *composite_ran(const pic_t *f)
     return f->image != NULL ? papcoll_site_algo(f->image) : f->icet != NULL ? f->cfg->composite_algo : "-";
 }
 
+/* What the compositing asked for: --composite-algo or $PAPCOLL_REDUCE_ALGORITHM,
+ * else "default" and the site's policy ([papcoll] reduce_algorithm or pic's). */
+static void composite_asked(const pic_t *f, char *buf, size_t len)
+{
+    const char *asked = pic_config_composite_algo(f->cfg), *policy;
+
+    if (strcmp(asked, "default") != 0 || f->image == NULL) {
+        snprintf(buf, len, "%s", asked);
+        return;
+    }
+    policy = papcoll_site_policy(f->image);
+    snprintf(buf, len, "default %s", strncmp(policy, "fixed:", 6) == 0 ? policy + 6 : policy);
+}
+
 void pic_report_config(const pic_t *f)
 {
     const pic_config_t *c = f->cfg;
     const pic_problem_t *pb = &f->pb;
     const pic_theory_t *th = &pb->theory;
+    char asked[320];
     int s;
 
     if (f->rank != 0)
@@ -80,12 +95,12 @@ void pic_report_config(const pic_t *f)
     printf("  papcoll      predictor %s, monitor %s%s\n", papcoll_predictor(f->app->ctx),
            papcoll_has_monitor(f->app->ctx) ? "running" : "not running",
            f->app->thread_level == MPI_THREAD_MULTIPLE ? "" : " (no MPI_THREAD_MULTIPLE)");
+    composite_asked(f, asked, sizeof asked);
     if (c->frame_every > 0)
         printf("  compositing  %s of %dx%d images every %ld steps, %s %s (asked: %s); frames %s%s\n",
                c->composite == PIC_COMPOSITE_OVER ? "over (rank order, front to back)" : "zbuffer", c->width,
                c->height, c->frame_every, f->image != NULL ? "papcoll reduce site 'pic-image'," : "IceT",
-               composite_ran(f), pic_config_composite_algo(c),
-               !c->frames ? "off" : c->out_dir ? c->out_dir : "not written (no --out)",
+               composite_ran(f), asked, !c->frames ? "off" : c->out_dir ? c->out_dir : "not written (no --out)",
                c->frames && c->out_dir ? "/frames/" : "");
     else
         printf("  compositing  off (--frame-every 0)\n");

@@ -177,6 +177,7 @@ static int start_papcoll(pic_t *f)
     const char *what = "papcoll_init";
 
     opts.config_file = c->config_papcoll ? c->config_file : NULL;
+    opts.policy_default[PAPCOLL_OP_REDUCE] = pic_config_composite_default(c);
     rc = app_papcoll(f->app, &opts);
     if (rc == PAPCOLL_OK && (what = "charge gather site") != NULL)
         rc = app_site(f->app, "pic-charge", PAPCOLL_OP_GATHER, c->gather_algo, &f->gather);

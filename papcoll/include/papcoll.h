@@ -148,6 +148,10 @@ typedef struct {
     const char *config_file;
     /** Predictor spec (edge, last, sma:K, ewma:A), or NULL (env, config, "edge"). */
     const char *predictor;
+    /** Per op: the default policy of new sites where neither
+     *  $PAPCOLL_<OP>_ALGORITHM nor the INI key <op>_algorithm gives one
+     *  (an application's best for its own pattern); NULL: papcoll_ops.def's. */
+    const char *policy_default[PAPCOLL_OP_COUNT];
     /** 1: never start the monitor thread (B* algorithms run as their foreground versions). */
     int no_monitor;
     /** 1: do not print warnings to stderr. */
@@ -162,6 +166,7 @@ typedef struct {
  * Environment variables read by papcoll_init (an INI key of the same role in
  * the [papcoll] section of the configuration file comes after them):
  *   PAPCOLL_<OP>_ALGORITHM / <op>_algorithm   default policy of new sites
+ *       (over opts->policy_default[op], then papcoll_ops.def's)
  *   PAPCOLL_PREDICTOR / predictor             see papcoll_options_t
  *   PAPCOLL_CLOCK_RESYNC / clock_resync       see papcoll_options_t
  *   PAPCOLL_FALLBACK / fallback               warn (default), error, silent:
@@ -215,8 +220,8 @@ papcoll_ctx_t *papcoll_ctx_from_comm(MPI_Comm comm);
  * fallback when it cannot serve a call); "rules:FILE" or "auto[:RATIO]" (chosen per call from the exchanged arrivals,
  * the same on every rank; every call then waits for its PAT exchange;
  * docs/policies.md); or NULL for the default of the op:
- * $PAPCOLL_<OP>_ALGORITHM, then the config file key <op>_algorithm, then the
- * op's default (papcoll_ops.def).  An unknown algorithm returns
+ * $PAPCOLL_<OP>_ALGORITHM, then the config file key <op>_algorithm, then
+ * papcoll_options_t.policy_default[op], then the op's default (papcoll_ops.def).  An unknown algorithm returns
  * PAPCOLL_ERR_ALGO, an unknown policy or a bad rules file PAPCOLL_ERR_POLICY
  * (with FILE:LINE on stderr), as does a rules file that differs between
  * ranks.  A failure on some ranks only (a rules file one node cannot read,

@@ -328,8 +328,8 @@ static int read_options(papcoll_ctx_t *ctx, const papcoll_options_t *o)
         return rc;
     for (op = 0; op < PAPCOLL_OP_COUNT; op++)
         snprintf(ctx->policy_default[op], sizeof(ctx->policy_default[op]), "%s",
-                 first_of(getenv(papcoll_op_env((papcoll_op_t)op)), cfg.policy[op],
-                          papcoll_op_default((papcoll_op_t)op), NULL));
+                 first_of(getenv(papcoll_op_env((papcoll_op_t)op)), cfg.policy[op], o->policy_default[op],
+                          papcoll_op_default((papcoll_op_t)op)));
     return PAPCOLL_OK;
 }
 

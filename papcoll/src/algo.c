@@ -6,16 +6,6 @@
 
 #include "algo.h"
 
-typedef struct {
-    papcoll_op_t op;
-    const char *name;
-    unsigned flags;
-    int fallback; /* resolved by the compiler: PAPCOLL__A_<op>_<fallback> */
-    papcoll__planner_fn planner;
-    papcoll__bg_fn bg;
-    const char *summary;
-    papcoll__algo_fn fn;
-} algo_entry_t;
 
 /* The operations' names, default policies, environment variables and INI
  * keys: the one table of them (papcoll_ops.def), read through the
@@ -32,7 +22,7 @@ static const op_entry_t ops[] = {
 
 #define PAPCOLL__BG_NONE(op, name) NULL
 #define PAPCOLL__BG_BG(op, name) papcoll__##op##_##name##_bg
-static const algo_entry_t algos[] = {
+static const papcoll__algo_t algos[] = {
 #define PAPCOLL_ALGO(op, name, flags, fallback, planner, bg, cost, sorted, bsorted, summary)                    \
     {(papcoll_op_t)PAPCOLL__OPID_##op, #name, (flags), PAPCOLL__A_##op##_##fallback, papcoll__plan_##planner, \
      PAPCOLL__BG_##bg(op, name),                                                                             \
@@ -41,17 +31,18 @@ static const algo_entry_t algos[] = {
 #undef PAPCOLL_ALGO
 };
 
-#define NALGOS ((int)(sizeof(algos) / sizeof(algos[0])))
+/* Where each op's lines start in algos[] (every op's first line is its "mpi"). */
+static const int first[PAPCOLL_OP_COUNT + 1] = {
+#define PAPCOLL_OP(NAME, name, dflt, env, ini, kind) PAPCOLL__AG_##name##_mpi,
+#include "papcoll_ops.def"
+#undef PAPCOLL_OP
+    PAPCOLL__AG_COUNT};
 
-/* Entry i of op (the i-th of that op in algos.def), or NULL. */
-static const algo_entry_t *entry(papcoll_op_t op, int i)
+const papcoll__algo_t *papcoll__algo(papcoll_op_t op, int i)
 {
-    int k, seen = 0;
-
-    for (k = 0; k < NALGOS; k++)
-        if (algos[k].op == op && seen++ == i)
-            return &algos[k];
-    return NULL;
+    if (op < 0 || op >= PAPCOLL_OP_COUNT || i < 0 || i >= first[op + 1] - first[op])
+        return NULL;
+    return &algos[first[op] + i];
 }
 
 const char *papcoll_op_name(papcoll_op_t op)
@@ -86,28 +77,24 @@ int papcoll_op_find(const char *name)
 
 int papcoll_algo_count(papcoll_op_t op)
 {
-    int k, n = 0;
-
-    for (k = 0; k < NALGOS; k++)
-        n += algos[k].op == op;
-    return n;
+    return op >= 0 && op < PAPCOLL_OP_COUNT ? first[op + 1] - first[op] : 0;
 }
 
 const char *papcoll_algo_name(papcoll_op_t op, int i)
 {
-    const algo_entry_t *e = entry(op, i);
+    const papcoll__algo_t *e = papcoll__algo(op, i);
     return e ? e->name : NULL;
 }
 
 const char *papcoll_algo_summary(papcoll_op_t op, int i)
 {
-    const algo_entry_t *e = entry(op, i);
+    const papcoll__algo_t *e = papcoll__algo(op, i);
     return e ? e->summary : NULL;
 }
 
 unsigned papcoll_algo_flags(papcoll_op_t op, int i)
 {
-    const algo_entry_t *e = entry(op, i);
+    const papcoll__algo_t *e = papcoll__algo(op, i);
     return e ? e->flags : 0;
 }
 
@@ -140,25 +127,25 @@ const char *papcoll_algo_list(papcoll_op_t op, char *buf, size_t len)
 
 papcoll__algo_fn papcoll__algo_fn_of(papcoll_op_t op, int i)
 {
-    const algo_entry_t *e = entry(op, i);
+    const papcoll__algo_t *e = papcoll__algo(op, i);
     return e ? e->fn : NULL;
 }
 
 papcoll__bg_fn papcoll__algo_bg_of(papcoll_op_t op, int i)
 {
-    const algo_entry_t *e = entry(op, i);
+    const papcoll__algo_t *e = papcoll__algo(op, i);
     return e ? e->bg : NULL;
 }
 
 papcoll__planner_fn papcoll__algo_planner_of(papcoll_op_t op, int i)
 {
-    const algo_entry_t *e = entry(op, i);
+    const papcoll__algo_t *e = papcoll__algo(op, i);
     return e ? e->planner : NULL;
 }
 
 int papcoll__algo_fallback_of(papcoll_op_t op, int i)
 {
-    const algo_entry_t *e = entry(op, i);
+    const papcoll__algo_t *e = papcoll__algo(op, i);
     return e ? e->fallback : PAPCOLL_ERR_ALGO;
 }
 

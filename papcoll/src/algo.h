@@ -43,6 +43,20 @@ typedef enum {
     PAPCOLL__WHY_NOT_POW2
 } papcoll__why_t;
 
+/* One line of algos.def. */
+typedef struct {
+    papcoll_op_t op;
+    const char *name;
+    unsigned flags;
+    int fallback; /* resolved by the compiler: PAPCOLL__A_<op>_<fallback> */
+    papcoll__planner_fn planner;
+    papcoll__bg_fn bg;
+    const char *summary;
+    papcoll__algo_fn fn;
+} papcoll__algo_t;
+
+/* Algorithm i of op (NULL: none). */
+const papcoll__algo_t *papcoll__algo(papcoll_op_t op, int i);
 papcoll__algo_fn papcoll__algo_fn_of(papcoll_op_t op, int i);
 papcoll__bg_fn papcoll__algo_bg_of(papcoll_op_t op, int i);
 papcoll__planner_fn papcoll__algo_planner_of(papcoll_op_t op, int i);

@@ -28,87 +28,6 @@
 #include "clock.h"
 #include "monitor.h"
 
-static int same_sig(const papcoll__sig_t *x, const papcoll__sig_t *y)
-{
-    return x->root == y->root && x->bytes == y->bytes && x->count == y->count && x->esize == y->esize &&
-           x->mop == y->mop && x->commutative == y->commutative && x->builtin == y->builtin;
-}
-
-/* Completes a background part started for the guessed signature with
- * scratch data of this call's size (every rank sees the same mismatch), so
- * that the call can run its own decision. */
-static int drain(papcoll_site_t *site, const papcoll__args_t *a)
-{
-    papcoll__args_t x = *a;
-    size_t n = site->op == PAPCOLL_OP_GATHER || site->op == PAPCOLL_OP_SCATTER ? (size_t)a->size : 1;
-    char *scratch;
-    int rc = PAPCOLL_OK, rc2;
-
-    x.root = site->dec.sig.root; /* the part's root; this call's bytes: the parts stage by size */
-    if ((scratch = calloc((n + 1) * x.bytes + 1, 1)) == NULL)
-        return PAPCOLL_ERR_NOMEM;
-    x.sbuf = scratch + (site->op == PAPCOLL_OP_GATHER ? n * x.bytes : 0);
-    x.rbuf = scratch + (site->op == PAPCOLL_OP_GATHER ? 0 : n * x.bytes);
-    x.plan = &site->plan;
-    if (a->sig.mop != MPI_OP_NULL) /* a reduction combines, even scratch data */
-        rc = papcoll__args_prepare_combine(&x);
-    if (rc == PAPCOLL_OK)
-        rc = papcoll__algo_fn_of(site->op, site->dec.algo)(&x);
-    rc2 = papcoll__wait_bg(site); /* a root's foreground may not wait for its own part */
-    papcoll__args_finish(&x, 0);
-    free(scratch);
-    return rc ? rc : rc2;
-}
-
-/* PAPCOLL_FALLBACK=error: a decision that fell back refuses the call. */
-static int refused(const papcoll_site_t *site, const papcoll__selection_t *s)
-{
-    return s->fell_back && site->ctx->fallback == PAPCOLL__FB_ERROR;
-}
-
-/*
- * Takes decision k: the published one when it was made for this call's
- * signature, else the same decide and plan_get here.  A background part
- * started for the guessed signature serves the call when its algorithm
- * and root are the call's own (it stages by size); otherwise it is
- * drained, and the call runs its decision's foreground: a background part
- * cannot run twice in a call.
- */
-static int take_decision(papcoll_site_t *site, const papcoll__args_t *a, const double *pat)
-{
-    papcoll__decision_t *d = &site->dec;
-    int waits = pat != NULL || papcoll__site_waits(site), rc = PAPCOLL_OK, started, algo;
-    papcoll__selection_t s;
-    double t0 = papcoll__mono();
-
-    if (waits && (rc = papcoll__wait_decision(site)) != PAPCOLL_OK)
-        return rc;
-    site->timing.decision = d->time;
-    if (waits && d->iter == site->calls && d->decided && same_sig(&d->sig, &a->sig))
-        return refused(site, &d->sel) ? PAPCOLL_ERR_RESTRICT : PAPCOLL_OK; /* refused: no part started */
-    started = waits && d->iter == site->calls && d->bg;
-    papcoll__site_decide(site, &a->sig, pat, waits, site->calls, &s);
-    if (started && !refused(site, &s) && s.algo == d->algo && a->root == d->sig.root) {
-        d->sel = s; /* the running part fits, and so does its plan */
-        return PAPCOLL_OK;
-    }
-    algo = s.algo;
-    if (started && (rc = drain(site, a)) == PAPCOLL_OK &&
-        (papcoll_algo_flags(site->op, algo) & PAPCOLL_F_BACKGROUND))
-        algo = papcoll__algo_fallback_of(site->op, algo);
-    if (rc == PAPCOLL_OK && refused(site, &s))
-        rc = PAPCOLL_ERR_RESTRICT;
-    d->sel = s;
-    d->algo = algo;
-    d->bg = 0;
-    d->iter = site->calls;
-    rc = rc ? rc : papcoll__plan_get(site, &a->sig, pat, waits, site->calls, &s, algo, t0);
-    site->timing.decision = d->time;
-    if (rc == PAPCOLL_OK && site->has_thread && (papcoll_algo_flags(site->op, algo) & PAPCOLL_F_BACKGROUND))
-        papcoll__job_bg(site);
-    return rc;
-}
-
 /* PAPCOLL_CHECK: every rank holds the same decision, or all fail. */
 static int check_agreement(papcoll_site_t *site)
 {
@@ -131,15 +50,15 @@ static int check_agreement(papcoll_site_t *site)
 
 static int execute(papcoll_site_t *site, papcoll__args_t *a)
 {
-    int algo = site->dec.algo, rc, rc2;
-    unsigned flags = papcoll_algo_flags(site->op, algo);
+    unsigned flags = site->dec.run->flags;
+    int rc, rc2;
     int contig =
         (flags & PAPCOLL_F_CONTIG_ONLY) || ((flags & PAPCOLL_F_BASELINE) && papcoll__args_derived_builtin(a));
 
     a->plan = &site->plan;
     a->nap = site->ctx->oversubscribed;
     if ((rc = papcoll__args_prepare(a, contig)) == PAPCOLL_OK)
-        rc = papcoll__algo_fn_of(site->op, algo)(a);
+        rc = site->dec.run->fn(a);
     if (site->dec.bg && (rc2 = papcoll__wait_bg(site)) != PAPCOLL_OK && rc == PAPCOLL_OK)
         rc = rc2; /* the plan stays the background part's until it is done */
     rc2 = papcoll__args_finish(a, rc == PAPCOLL_OK);
@@ -220,13 +139,7 @@ int papcoll__call(papcoll_site_t *site, papcoll_op_t op, const double *pat, papc
         return rc; /* a local argument error, before any communication */
     if (pat != NULL && site->queued)
         return PAPCOLL_ERR_STATE; /* an edge queued this call's exchange: nothing was started */
-    if (!site->queued)
-        rc = papcoll__job_plan(site, site->marks.est, pat,
-                               pat != NULL || !site->has_thread ? &a->sig
-                               : site->last_sig.root != -2      ? &site->last_sig
-                                                                : NULL);
-    if (rc == PAPCOLL_OK)
-        rc = take_decision(site, a, pat);
+    rc = papcoll__take_decision(site, a, pat);
     if (rc == PAPCOLL_OK)
         rc = check_agreement(site);
     if (rc == PAPCOLL_OK)

@@ -186,7 +186,8 @@ int papcoll__plan_get(papcoll_site_t *site, const papcoll__sig_t *sig, const dou
     papcoll__xstate_t *xs = &site->xs;
     const double *pred = NULL;
 
-    if (papcoll_algo_flags(site->op, algo) & PAPCOLL_F_NEEDS_PAT)
+    d->run = papcoll__algo(site->op, algo);
+    if (d->run->flags & PAPCOLL_F_NEEDS_PAT)
         pred = pat != NULL ? pat : data && xs->pred_ok ? xs->pred : NULL;
     if (sel != &d->sel)
         d->sel = *sel;
@@ -198,6 +199,94 @@ int papcoll__plan_get(papcoll_site_t *site, const papcoll__sig_t *sig, const dou
     d->sig = *sig;
     d->time = papcoll__mono() - t0;
     return d->rc;
+}
+
+static int same_sig(const papcoll__sig_t *x, const papcoll__sig_t *y)
+{
+    return x->root == y->root && x->bytes == y->bytes && x->count == y->count && x->esize == y->esize &&
+           x->mop == y->mop && x->commutative == y->commutative && x->builtin == y->builtin;
+}
+
+/* Completes a background part started for the guessed signature with
+ * scratch data of this call's size (every rank sees the same mismatch), so
+ * that the call can run its own decision. */
+static int drain(papcoll_site_t *site, const papcoll__args_t *a)
+{
+    papcoll__args_t x = *a;
+    size_t n = site->op == PAPCOLL_OP_GATHER || site->op == PAPCOLL_OP_SCATTER ? (size_t)a->size : 1;
+    char *scratch;
+    int rc = PAPCOLL_OK, rc2;
+
+    x.root = site->dec.sig.root; /* the part's root; this call's bytes: the parts stage by size */
+    if ((scratch = calloc((n + 1) * x.bytes + 1, 1)) == NULL)
+        return PAPCOLL_ERR_NOMEM;
+    x.sbuf = scratch + (site->op == PAPCOLL_OP_GATHER ? n * x.bytes : 0);
+    x.rbuf = scratch + (site->op == PAPCOLL_OP_GATHER ? 0 : n * x.bytes);
+    x.plan = &site->plan;
+    if (a->sig.mop != MPI_OP_NULL) /* a reduction combines, even scratch data */
+        rc = papcoll__args_prepare_combine(&x);
+    if (rc == PAPCOLL_OK)
+        rc = site->dec.run->fn(&x);
+    rc2 = papcoll__wait_bg(site); /* a root's foreground may not wait for its own part */
+    papcoll__args_finish(&x, 0);
+    free(scratch);
+    return rc ? rc : rc2;
+}
+
+/* PAPCOLL_FALLBACK=error: a decision that fell back refuses the call. */
+static int refused(const papcoll_site_t *site, const papcoll__selection_t *s)
+{
+    return s->fell_back && site->ctx->fallback == PAPCOLL__FB_ERROR;
+}
+
+/*
+ * Takes decision k: the published one when it was made for this call's
+ * signature, else the same decide and plan_get here.  A background part
+ * started for the guessed signature serves the call when its algorithm
+ * and root are the call's own (it stages by size); otherwise it is
+ * drained, and the call runs its decision's foreground: a background part
+ * cannot run twice in a call.
+ */
+int papcoll__take_decision(papcoll_site_t *site, const papcoll__args_t *a, const double *pat)
+{
+    papcoll__decision_t *d = &site->dec;
+    int waits = pat != NULL || site->waits, rc = PAPCOLL_OK, started, algo;
+    papcoll__selection_t s;
+    double t0 = papcoll__mono();
+
+    if (!site->queued) /* no edge queued job k: queue it with the same guess */
+        rc = papcoll__job_plan(site, site->marks.est, pat,
+                               pat != NULL || !site->has_thread ? &a->sig
+                               : site->last_sig.root != -2      ? &site->last_sig
+                                                                : NULL);
+    if (rc == PAPCOLL_OK && waits)
+        rc = papcoll__wait_decision(site);
+    if (rc != PAPCOLL_OK)
+        return rc;
+    site->timing.decision = d->time;
+    if (waits && d->iter == site->calls && d->decided && same_sig(&d->sig, &a->sig))
+        return refused(site, &d->sel) ? PAPCOLL_ERR_RESTRICT : PAPCOLL_OK; /* refused: no part started */
+    started = waits && d->iter == site->calls && d->bg;
+    papcoll__site_decide(site, &a->sig, pat, waits, site->calls, &s);
+    if (started && !refused(site, &s) && s.algo == d->algo && a->root == d->sig.root) {
+        d->sel = s; /* the running part fits, and so does its plan */
+        return PAPCOLL_OK;
+    }
+    algo = s.algo;
+    if (started && (rc = drain(site, a)) == PAPCOLL_OK &&
+        (papcoll__algo(site->op, algo)->flags & PAPCOLL_F_BACKGROUND))
+        algo = papcoll__algo(site->op, algo)->fallback;
+    if (rc == PAPCOLL_OK && refused(site, &s))
+        rc = PAPCOLL_ERR_RESTRICT;
+    d->sel = s;
+    d->algo = algo;
+    d->bg = 0;
+    d->iter = site->calls;
+    rc = rc ? rc : papcoll__plan_get(site, &a->sig, pat, waits, site->calls, &s, algo, t0);
+    site->timing.decision = d->time;
+    if (rc == PAPCOLL_OK && site->has_thread && (d->run->flags & PAPCOLL_F_BACKGROUND))
+        papcoll__job_bg(site);
+    return rc;
 }
 
 void papcoll__resync(papcoll_ctx_t *ctx)
@@ -213,7 +302,7 @@ void papcoll__resync(papcoll_ctx_t *ctx)
 /* The background part of the published decision (site->dec). */
 static void run_bg(papcoll_site_t *site, int iter)
 {
-    int rc = papcoll__algo_bg_of(site->op, site->dec.algo)(&site->x, site->dec.sig.root);
+    int rc = site->dec.run->bg(&site->x, site->dec.sig.root);
 
     pthread_mutex_lock(&site->lock);
     site->dec.bg_rc = rc;
@@ -241,7 +330,7 @@ static void run_plan_job(papcoll_site_t *site, const papcoll__job_t *job)
                                site->dec.sel.algo, t0);
     }
     bg = rc == PAPCOLL_OK && site->dec.decided && site->has_thread &&
-         (papcoll_algo_flags(site->op, site->dec.algo) & PAPCOLL_F_BACKGROUND) &&
+         (site->dec.run->flags & PAPCOLL_F_BACKGROUND) &&
          !(site->dec.sel.fell_back && site->ctx->fallback == PAPCOLL__FB_ERROR); /* the call refuses */
     pthread_mutex_lock(&site->lock);
     site->dec.rc = rc;
@@ -360,7 +449,7 @@ int papcoll__job_plan(papcoll_site_t *site, double est, const double *pat, const
     site->queued = 1;
     if (pat != NULL)
         memcpy(site->xs.pat, pat, (size_t)site->ctx->size * sizeof(double));
-    if (!site->has_thread && pat == NULL && !papcoll__site_waits(site))
+    if (!site->has_thread && pat == NULL && !site->waits)
         return PAPCOLL_OK; /* nothing to exchange: the call decides */
     if (site->has_thread)
         job = reserve(site, PAPCOLL__JOB_PLAN);
@@ -368,7 +457,7 @@ int papcoll__job_plan(papcoll_site_t *site, double est, const double *pat, const
     job->iter = site->calls;
     job->xchg = pat == NULL;
     fill_rec(site, est, job->rec);
-    job->publish = pat != NULL || papcoll__site_waits(site);
+    job->publish = pat != NULL || site->waits;
     job->decide = job->publish && sig != NULL;
     if (sig != NULL)
         job->sig = *sig;

@@ -18,10 +18,16 @@
 int papcoll__monitor_start(papcoll_site_t *site);
 void papcoll__monitor_stop(papcoll_site_t *site);
 
-/* Whether the call waits for its decision: the policy reads exchanged data,
- * or its algorithm needs a prediction or has a background part.  A function
- * of the policy alone, so the same on every rank. */
+/* Whether the site's calls wait for their decision: the policy reads
+ * exchanged data, or its algorithm needs a prediction or has a background
+ * part.  A function of the policy alone, so the same on every rank; kept
+ * in site->waits whenever the policy is set. */
 int papcoll__site_waits(const papcoll_site_t *site);
+/* Takes decision k for the call a (pat: an explicit PAT): queues job k when
+ * no edge did, waits for its decision when the site waits, and decides
+ * inline when none was made for a's signature; a background part started
+ * for another algorithm or root is drained.  site->dec is then the call's. */
+int papcoll__take_decision(papcoll_site_t *site, const papcoll__args_t *a, const double *pat);
 
 /* Queues job `site->calls` (or, without a monitor thread, runs it now when
  * the call will wait for it): the exchange of est (NaN: none), or the

@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#include "algo.h"
 #include "args.h"
 #include "context.h"
 #include "exec.h"
@@ -61,7 +62,8 @@ typedef struct {
     int decided;              /* 0: the job only exchanged, the call decides */
     papcoll__sig_t sig;       /* the signature decided for */
     papcoll__selection_t sel;
-    int algo;                 /* what runs: sel.algo, or its foreground fallback after a drain (call.c) */
+    int algo;                 /* what runs: sel.algo, or its foreground fallback after a drain */
+    const papcoll__algo_t *run; /* algo's line of algos.def */
     double time;              /* s: inputs, decide and plan_get */
     int bg;                   /* its background part was started (for algo at sig.root) */
     int bg_done;              /* the call index whose background part finished (-1: none) */
@@ -109,6 +111,7 @@ struct papcoll_site {
     /* Application thread only. */
     int calls;            /* collectives completed */
     int queued;           /* job `calls` is queued (by the edge or the call) */
+    int waits;            /* calls wait for their decision (papcoll__site_waits, set with the policy) */
     papcoll__sig_t last_sig; /* signature of the previous call (root -2: none yet) */
     int last_algo;        /* algorithm of the previous call (-1: none) */
     int warned;           /* the fallback warning was printed */

@@ -196,6 +196,7 @@ int papcoll_site_create(papcoll_ctx_t *ctx, const char *name, papcoll_op_t op, c
         (rc = dup_comm(ctx->mon_comm, &site->mcomm)) != PAPCOLL_OK ||
         (ctx->check && (rc = dup_comm(ctx->data_comm, &site->ccomm)) != PAPCOLL_OK))
         goto fail;
+    site->waits = papcoll__site_waits(site);
     if ((rc = policy_collective(site, &site->policy)) != PAPCOLL_OK)
         goto fail; /* collective like the creation */
     if (ctx->has_monitor && (rc = papcoll__monitor_start(site)) != PAPCOLL_OK)
@@ -271,6 +272,7 @@ int papcoll_site_set_algo(papcoll_site_t *site, const char *policy)
     if ((rc = policy_collective(site, p)) != PAPCOLL_OK)
         goto fail; /* collective: the model once per context, the rules' agreement */
     site->policy = *p;
+    site->waits = papcoll__site_waits(site);
 fail:
     free(p);
     return rc;

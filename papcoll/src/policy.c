@@ -247,7 +247,7 @@ void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, const papco
         /* A base that plans from the prediction (Clairvoyant) absorbs one
          * late rank best (Marendic 2016, Prop. 3.7); with the imbalance
          * spread over the ranks, treedyn's pairing was the faster reduce
-         * in every phase measured where it streams (docs/policies.md). */
+         * in every phase measured where it streams (docs/results/policies.md). */
         s = counterpart(op, out->base, 1, in, ok, arg);
         if (op == PAPCOLL_OP_REDUCE && in->pred != NULL && out->ratio >= cfg->ratio && s >= 0 &&
             spread_out(in) && papcoll__dyn_streams(in->P, S < INT_MAX ? (int)S : INT_MAX)) {

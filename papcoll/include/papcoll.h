@@ -284,14 +284,13 @@ int papcoll_site_set_algo(papcoll_site_t *site, const char *policy);
 /**
  * PAT monitor API (Proficz 2020, Sect. 3): the computation that precedes
  * the site's next collective starts, reaches the given fraction of its work,
- * and ends.  The edge wakes the monitor thread, which estimates this rank's
- * arrival as start + elapsed / fraction, exchanges the estimates with all
- * ranks, predicts the arrival pattern, builds the plan and starts the
- * background part of B* algorithms.  The edge does not wait for other
- * ranks: where a rules or auto site's choice needs the previous call's
- * exchange and a late rank has not completed it yet, the call makes the
- * choice instead (docs/policies.md).  Skipping the edge is allowed: the
- * collective then triggers the exchange itself and history predictors are used.
+ * and ends.  The edge estimates this rank's arrival as start + elapsed /
+ * fraction and queues the call's job: the monitor thread exchanges the
+ * estimates with all ranks, predicts the arrival pattern, decides the
+ * algorithm, builds the plan and starts the background part of B*
+ * algorithms.  The edge never waits (docs/architecture.md, "One call
+ * path").  Skipping the edge is allowed: the collective then queues the job
+ * itself and history predictors are used.
  */
 int papcoll_processing_start(papcoll_site_t *site);
 /** See papcoll_processing_start(); fraction in (0, 1]. */
@@ -393,8 +392,8 @@ typedef struct {
     double exit;       /**< return from the collective */
     double predicted;  /**< predicted arrival offset of this rank (NaN: none) */
     int plan_iter;     /**< iteration whose exchange produced the plan */
-    double decision;   /**< seconds a data-dependent policy (rules, auto) took to
-                            choose, after the exchange (0: fixed policy) */
+    double decision;   /**< seconds the call's decision took: the policy's inputs,
+                            its choice and the plan, after the exchange */
     int algo;          /**< the algorithm the call ran (papcoll_algo_name) */
 } papcoll_timing_t;
 

@@ -258,7 +258,7 @@ static int prepare_bcast(papcoll__args_t *a)
                                                   &pos, a->comm));
 }
 
-int papcoll__args_derived_builtin(const papcoll__args_t *a)
+static int derived_builtin(const papcoll__args_t *a)
 {
     int ni, na, nd, comb;
 
@@ -308,11 +308,11 @@ static int prepare_reduction(papcoll__args_t *a)
     return rc == PAPCOLL_OK ? papcoll__args_prepare_combine(a) : rc;
 }
 
-int papcoll__args_prepare(papcoll__args_t *a, int contig_only)
+int papcoll__args_prepare(papcoll__args_t *a, unsigned flags)
 {
     a->sbuf = NULL;
     a->rbuf = NULL;
-    if (!contig_only)
+    if (!(flags & PAPCOLL_F_CONTIG_ONLY) && !((flags & PAPCOLL_F_BASELINE) && derived_builtin(a)))
         return PAPCOLL_OK;
     switch (a->op) {
     case PAPCOLL_OP_GATHER: return prepare_gather(a);

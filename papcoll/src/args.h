@@ -84,13 +84,13 @@ typedef struct papcoll__args {
 #include "papcoll_ops.def"
 #undef PAPCOLL_OP
 
-/* Makes this rank's buffers contiguous for an algorithm that moves bytes
- * (packing what is not); reductions also get their combine method.  Local. */
-int papcoll__args_prepare(papcoll__args_t *a, int contig_only);
-/* A reduction with a predefined MPI_Op on a derived datatype of one basic
- * type: MPI defines predefined operations on predefined types only, so the
- * "mpi" baseline runs such a call packed, on the basic type. */
-int papcoll__args_derived_builtin(const papcoll__args_t *a);
+/* Makes this rank's buffers contiguous for an algorithm with flags (its
+ * algos.def line) that moves bytes (CONTIG_ONLY; packing what is not), and
+ * for the MPI library's own reduction with a predefined MPI_Op on a derived
+ * datatype of one basic type: MPI defines predefined operations on
+ * predefined types only, so it runs packed, on the basic type.  Reductions
+ * also get their combine method.  Local. */
+int papcoll__args_prepare(papcoll__args_t *a, unsigned flags);
 /* Only the combine method of a reduction (what papcoll__args_prepare adds
  * for one), for a run on scratch buffers; papcoll__args_finish frees it. */
 int papcoll__args_prepare_combine(papcoll__args_t *a);

@@ -50,14 +50,11 @@ static int check_agreement(papcoll_site_t *site)
 
 static int execute(papcoll_site_t *site, papcoll__args_t *a)
 {
-    unsigned flags = site->dec.run->flags;
     int rc, rc2;
-    int contig =
-        (flags & PAPCOLL_F_CONTIG_ONLY) || ((flags & PAPCOLL_F_BASELINE) && papcoll__args_derived_builtin(a));
 
     a->plan = &site->plan;
     a->nap = site->ctx->oversubscribed;
-    if ((rc = papcoll__args_prepare(a, contig)) == PAPCOLL_OK)
+    if ((rc = papcoll__args_prepare(a, site->dec.run->flags)) == PAPCOLL_OK)
         rc = site->dec.run->fn(a);
     if (site->dec.bg && (rc2 = papcoll__wait_bg(site)) != PAPCOLL_OK && rc == PAPCOLL_OK)
         rc = rc2; /* the plan stays the background part's until it is done */

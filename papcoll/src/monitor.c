@@ -154,7 +154,7 @@ static void inputs(const papcoll_site_t *site, const papcoll__sig_t *sig, const 
     in->beta = ctx->has_model ? m->v[PAPCOLL__M_BETA] : NAN;
     in->gamma = ctx->has_model ? m->v[PAPCOLL__M_GAMMA] : NAN;
     in->xbeta = ctx->has_model ? m->v[PAPCOLL__M_XBETA] : NAN;
-    in->ralpha = ctx->has_model ? papcoll__model_ralpha(m) : NAN;
+    in->ralpha = ctx->has_model ? m->v[PAPCOLL__M_RALPHA] : NAN; /* the policy takes alpha where it is 0 */
     if (!data || (pat == NULL && snap->iter != iter))
         return; /* nothing exchanged for this call */
     in->data = 1;

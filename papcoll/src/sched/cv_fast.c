@@ -349,7 +349,7 @@ HOT int find_pair(const fast_t *w, int i, int sink, int *peer, const int W)
 
 /* z sends segment s to i: z holds nothing of s any more; i holds s (the
  * sink may get back a segment it had sent). */
-HOT void record(fast_t *w, int z, int i, int s, const int W)
+HOT void record_event(fast_t *w, int z, int i, int s, const int W)
 {
     const int x = s >> 6;
     const uint64_t b = 1ull << (s & 63);
@@ -377,7 +377,7 @@ HOT void serve_tree(fast_t *w, int i, int sink, const int W)
     x = s >> 6;
     b = 1ull << (s & 63);
     z = rank_of(w, zn);
-    record(w, z, i, s, W);
+    record_event(w, z, i, s, W);
     set_leaf(w, zn, NULL, W);
     recompute_up(w, zn, W);
     w->stale[z] = 1;
@@ -410,7 +410,7 @@ HOT void serve_small(fast_t *w, int t, int sink, const int W)
         else
             for (u = 0; u == t || !(c[(size_t)u * W + x] & b); u++)
                 ;
-        record(w, w->G[u], i, x * 64 + __builtin_ctzll(b), W);
+        record_event(w, w->G[u], i, x * 64 + __builtin_ctzll(b), W);
         memset(c + (size_t)u * W, 0, (size_t)W * sizeof(*c));
         c[(size_t)t * W + x] &= ~b;
         return;

@@ -13,7 +13,9 @@
  * and the API's checks: an identity that differs between ranks fails with
  * PAPCOLL_ERR_AGREE on every rank and leaves none set; a gather site or a
  * zero size is PAPCOLL_ERR_INVAL.  Prints one summary line; exit 1 on any
- * mismatch.
+ * mismatch.  --sparse-only: only the reduce algorithms that send sparse
+ * values or run in the background (PAPCOLL_F_SPARSE, PAPCOLL_F_BACKGROUND)
+ * and the two allreduces (tests/sparse.sh under TSan).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -142,9 +144,15 @@ int main(int argc, char **argv)
     MPI_Datatype mat;
     MPI_Op mop;
     uint64_t s = 12345;
-    int provided, a, matrix, ci, di, ri, roots[3], nalgo, allreduce;
+    int provided, a, matrix, ci, di, ri, roots[3], nalgo, allreduce, sparse_only;
 
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    sparse_only = argc == 2 && strcmp(argv[1], "--sparse-only") == 0;
+    if (argc > 1 && !sparse_only) {
+        fprintf(stderr, "usage: mpi_sparse [--sparse-only]\n");
+        MPI_Finalize();
+        return 2;
+    }
     MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &g_size);
     MPI_Type_contiguous(4, MPI_UNSIGNED, &mat);
@@ -163,6 +171,9 @@ int main(int argc, char **argv)
         for (a = 0; a < nalgo; a++) {
             const char *name = allreduce ? ar_algos[a] : papcoll_algo_name(PAPCOLL_OP_REDUCE, a);
 
+            if (sparse_only && !allreduce &&
+                !(papcoll_algo_flags(PAPCOLL_OP_REDUCE, a) & (PAPCOLL_F_SPARSE | PAPCOLL_F_BACKGROUND)))
+                continue;
             for (matrix = 0; matrix < 2; matrix++) {
                 site = NULL;
                 if (papcoll_site_create(ctx, name, allreduce ? PAPCOLL_OP_ALLREDUCE : PAPCOLL_OP_REDUCE, name,

@@ -8,13 +8,12 @@
  * message and receives one at the same time (Clairvoyant's round).  On
  * a full-duplex network with a core per rank xbeta is beta; with 8 ranks
  * on 2 cores this measurement gave 1.6-1.7 beta, and 8 MiB exchanges took
- * 2x the one-way time (docs/results/bcast-allreduce-8node.md, "Every size
- * of the issue's range", "The model's exchange rate").  Clairvoyant's round
+ * 2x the one-way time (docs/results/bcast-allreduce.md).  Clairvoyant's round
  * time d and segment count N come from it (Marendic Sect. 5.2 and 5.4), with
  * the round alpha in place of alpha: where ranks share cores a round of all
  * ranks at once costs several ping-pong latencies (68-86 us against 26-35
- * on the emulated cluster, 8 ranks on 2 cores; docs/reduce.md, "The round
- * alpha").  The costs of the auto policy use the round alpha
+ * on the emulated cluster, 8 ranks on 2 cores; docs/reduce.md, "The
+ * Clairvoyant model").  The costs of the auto policy use the round alpha
  * for the rounds of the reductions (the ring, recursive doubling and
  * halving, Clairvoyant's pipeline: policy.c) and alpha elsewhere.  Not
  * installed.

@@ -116,7 +116,7 @@ int papcoll__plan_red_dyn(papcoll__plan_t *plan, const papcoll__plan_in_t *in)
  * on a condition variable), so the coordinator does not poll.  Polling
  * (MPI_Test with short naps) next to the root's blocked participant made
  * ranks leave received data unread for 60-250 ms in a fifth of the calls
- * on the emulated cluster (docs/reduce.md, "Who coordinates").  The root's
+ * on the emulated cluster (docs/reduce.md, "treedyn and noncommut_treedyn").  The root's
  * foreground, coordinating a streamed chain after HANDOVER, waits here too.
  */
 static int next_ready(MPI_Comm comm, int tag, int *src, int *S)
@@ -152,7 +152,7 @@ static int absorb(const papcoll__args_t *a, const void *id, char *tmp, size_t n,
  * (by default just under Open MPI's eager limit), so that no pairing waits
  * for a rendezvous round trip: on the emulated cluster a 128 KiB value sent
  * in one message took about 0.4 ms longer after the last arrival
- * (docs/reduce.md, "Whole values in eager pieces").  With an identity the
+ * (docs/reduce.md, "treedyn and noncommut_treedyn").  With an identity the
  * value travels encoded, in one message whose size only the sender knows.
  */
 static int pieces(const papcoll__args_t *a, const void *id)

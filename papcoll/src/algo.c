@@ -125,30 +125,6 @@ const char *papcoll_algo_list(papcoll_op_t op, char *buf, size_t len)
     return buf;
 }
 
-papcoll__algo_fn papcoll__algo_fn_of(papcoll_op_t op, int i)
-{
-    const papcoll__algo_t *e = papcoll__algo(op, i);
-    return e ? e->fn : NULL;
-}
-
-papcoll__bg_fn papcoll__algo_bg_of(papcoll_op_t op, int i)
-{
-    const papcoll__algo_t *e = papcoll__algo(op, i);
-    return e ? e->bg : NULL;
-}
-
-papcoll__planner_fn papcoll__algo_planner_of(papcoll_op_t op, int i)
-{
-    const papcoll__algo_t *e = papcoll__algo(op, i);
-    return e ? e->planner : NULL;
-}
-
-int papcoll__algo_fallback_of(papcoll_op_t op, int i)
-{
-    const papcoll__algo_t *e = papcoll__algo(op, i);
-    return e ? e->fallback : PAPCOLL_ERR_ALGO;
-}
-
 papcoll__why_t papcoll__algo_check(papcoll_op_t op, int i, const papcoll__sig_t *sig, int P,
                                    int has_monitor)
 {

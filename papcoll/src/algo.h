@@ -57,11 +57,6 @@ typedef struct {
 
 /* Algorithm i of op (NULL: none). */
 const papcoll__algo_t *papcoll__algo(papcoll_op_t op, int i);
-papcoll__algo_fn papcoll__algo_fn_of(papcoll_op_t op, int i);
-papcoll__bg_fn papcoll__algo_bg_of(papcoll_op_t op, int i);
-papcoll__planner_fn papcoll__algo_planner_of(papcoll_op_t op, int i);
-/* The declared fallback of algorithm i. */
-int papcoll__algo_fallback_of(papcoll_op_t op, int i);
 /* Whether algorithm i can serve a call with signature sig on P ranks. */
 papcoll__why_t papcoll__algo_check(papcoll_op_t op, int i, const papcoll__sig_t *sig, int P,
                                    int has_monitor);

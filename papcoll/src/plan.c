@@ -86,7 +86,8 @@ static int same_order(const papcoll__plan_t *p, const int *order, int P)
 int papcoll__plan_build(papcoll__plan_t *plan, papcoll_ctx_t *ctx, papcoll_op_t op, int algo, int root,
                         size_t bytes, const double *pred, double noise, double density, int iter, double t0)
 {
-    unsigned flags = papcoll_algo_flags(op, algo);
+    const papcoll__algo_t *e = papcoll__algo(op, algo);
+    unsigned flags = e->flags;
     int P = ctx->size, use_pat = (flags & PAPCOLL_F_NEEDS_PAT) != 0, keep, i, rc = PAPCOLL_OK;
     int *order = plan->order;
     papcoll__plan_in_t in = {ctx, P, root, bytes, NULL, iter};
@@ -113,7 +114,7 @@ int papcoll__plan_build(papcoll__plan_t *plan, papcoll_ctx_t *ctx, papcoll_op_t 
         plan->has_tree = 0;
         plan->tree = NULL;
         plan->xhash = 0;
-        rc = papcoll__algo_planner_of(op, algo)(plan, &in);
+        rc = e->planner(plan, &in);
     }
     plan->algo = algo;
     plan->root = root;

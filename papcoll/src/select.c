@@ -113,7 +113,7 @@ void papcoll__decide(const papcoll__policy_t *p, papcoll_op_t op, const papcoll_
     for (steps = 0; steps < 16; steps++) {
         if ((why = papcoll__algo_check(op, algo, sig, in->P, in->has_monitor)) == PAPCOLL__WHY_OK)
             break;
-        next = papcoll__algo_fallback_of(op, algo);
+        next = papcoll__algo(op, algo)->fallback;
         n = strlen(out->reason);
         snprintf(out->reason + n, sizeof(out->reason) - n, "; %s %s: runs %s", papcoll_algo_name(op, algo),
                  papcoll__why_text(why), papcoll_algo_name(op, next));

@@ -236,7 +236,7 @@ static int current_algo(const papcoll_site_t *site)
     if (site->last_algo >= 0)
         return site->last_algo;
     while (papcoll__algo_check(site->op, algo, NULL, site->ctx->size, site->ctx->has_monitor) != PAPCOLL__WHY_OK)
-        algo = papcoll__algo_fallback_of(site->op, algo);
+        algo = papcoll__algo(site->op, algo)->fallback;
     return algo;
 }
 

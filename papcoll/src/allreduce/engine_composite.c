@@ -30,7 +30,7 @@ int papcoll__ar_reduce_algo(int ralgo, const papcoll__sig_t *sig, int P)
     int i = ralgo, steps = 0;
 
     while (papcoll__algo_check(PAPCOLL_OP_REDUCE, i, sig, P, 0) != PAPCOLL__WHY_OK && steps++ < 8)
-        i = papcoll__algo_fallback_of(PAPCOLL_OP_REDUCE, i);
+        i = papcoll__algo(PAPCOLL_OP_REDUCE, i)->fallback;
     return i;
 }
 
@@ -122,10 +122,10 @@ int papcoll__ar_comp_run(const papcoll__args_t *a, int resolve)
     x.op = PAPCOLL_OP_REDUCE;
     x.root = x.sig.root = c->root;
     x.plan = rp;
-    if ((rc = papcoll__algo_fn_of(PAPCOLL_OP_REDUCE, rp->algo)(&x)) != PAPCOLL_OK)
+    if ((rc = papcoll__algo(PAPCOLL_OP_REDUCE, rp->algo)->fn(&x)) != PAPCOLL_OK)
         return rc;
     x.op = PAPCOLL_OP_BCAST;
     x.sbuf = x.rbuf;
     x.plan = &c->part[PAPCOLL__AR_BCAST];
-    return papcoll__algo_fn_of(PAPCOLL_OP_BCAST, x.plan->algo)(&x);
+    return papcoll__algo(PAPCOLL_OP_BCAST, x.plan->algo)->fn(&x);
 }

@@ -71,10 +71,11 @@ COST(ring, (ALL ? 2 * (P_ - 1) : P_ - 1 + L_) * RA + (P_ - 1) / P_ * M_ * (2 * i
 #define cost_NONE NULL
 static const struct {
     cost_fn cost;
+    unsigned flags;
     int fallback, sorted, bsorted;
 } algos[] = {
 #define PAPCOLL_ALGO(op, name, flags, fallback, planner, bg, cost, sorted, bsorted, summary)                 \
-    {cost_##cost, PAPCOLL__A_##op##_##fallback, PAPCOLL__A_##op##_##sorted, PAPCOLL__A_##op##_##bsorted},
+    {cost_##cost, (flags), PAPCOLL__A_##op##_##fallback, PAPCOLL__A_##op##_##sorted, PAPCOLL__A_##op##_##bsorted},
 #include "algos.def"
 #undef PAPCOLL_ALGO
 };
@@ -82,9 +83,10 @@ static const int first[] = {
 #define PAPCOLL_OP(NAME, name, dflt, env, ini, kind) PAPCOLL__AG_##name##_mpi,
 #include "papcoll_ops.def"
 #undef PAPCOLL_OP
-};
+    PAPCOLL__AG_COUNT};
 #define ROW(op, i) (&algos[first[op] + (i)])
-#define FLAGS(op, i) papcoll_algo_flags(op, i)
+#define FLAGS(op, i) (ROW(op, i)->flags)
+#define COUNT(op) (first[(op) + 1] - first[op])
 #define PAP_AWARE (PAPCOLL_F_NEEDS_PAT | PAPCOLL_F_BACKGROUND)
 
 double papcoll__imbalance(const papcoll__pin_t *in)
@@ -120,7 +122,7 @@ double papcoll__model_time(papcoll_op_t op, const papcoll__pin_t *in, papcoll__e
     double best = NAN, c;
 
     *base = -1;
-    for (int i = 0; i < papcoll_algo_count(op); i++) {
+    for (int i = 0; i < COUNT(op); i++) {
         c = papcoll__cost(op, i, in);
         if ((FLAGS(op, i) & PAPCOLL_F_BACKGROUND) || isnan(c) || !ok(op, i, arg))
             continue;

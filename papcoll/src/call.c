@@ -1,27 +1,17 @@
 /*
- * The collective entry points: one call path.
+ * The call path (the public entry points, entry.c, end here):
  *
  *   resolve   the op's resolver: the call's signature, local checks
- *   job k     queued by the edge, or here when no edge did (monitor.c):
- *             exchange -> inputs -> decide -> plan_get -> publish -> bg
- *   take      decision k, waited for only when the site waits
- *             (papcoll__site_waits: a data policy, or an algorithm that
- *             needs a prediction or has a background part); decided here
- *             by the same papcoll__decide_plan when none was published
- *             for this call's signature, after draining a background part
- *             started for the guessed one
+ *   take      decision k (papcoll__take_decision, monitor.c): the job the
+ *             edge queued, or queued now; waited for only when the site
+ *             waits; decided inline by the same decide and plan_get when
+ *             it was made for another signature
  *   check     PAPCOLL_CHECK: all ranks hold the same decision
  *   execute   pack (CONTIG_ONLY), the algorithm with the const plan, unpack
  *   finish    timing, record, state for the next call (always, also after
  *             a failure, so the site stays usable)
- *
- * A job decides for the previous call's signature, the same guess on every
- * rank whether its edge or its call queued the job, so every rank sees the
- * same mismatch with the call's own, and decides the same.
  */
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "algo.h"
 #include "call.h"

@@ -69,6 +69,7 @@ static int eligible(papcoll_op_t op, int algo, void *arg)
 void papcoll__decide(const papcoll__policy_t *p, papcoll_op_t op, const papcoll__sig_t *sig,
                      const papcoll__pin_t *in, papcoll__selection_t *out)
 {
+    const papcoll__algo_t *row = papcoll__algo(op, 0); /* the op's lines of algos.def */
     elig_t e = {sig, in->P, in->has_monitor};
     papcoll__auto_out_t a;
     papcoll__why_t why;
@@ -81,7 +82,7 @@ void papcoll__decide(const papcoll__policy_t *p, papcoll_op_t op, const papcoll_
         snprintf(out->reason, sizeof out->reason, "policy %.96s", p->text);
     } else if (!in->data) {
         snprintf(out->reason, sizeof out->reason, "policy %.96s: no exchanged data yet, runs %s", p->text,
-                 papcoll_algo_name(op, p->algo));
+                 row[p->algo].name);
     } else if (p->kind == PAPCOLL__POLICY_RULES) {
         t = papcoll__model_time(op, in, eligible, &e, &base);
         imb = papcoll__imbalance(in);
@@ -93,7 +94,7 @@ void papcoll__decide(const papcoll__policy_t *p, papcoll_op_t op, const papcoll_
                  k < 0 ? 0 : p->rules.r[k].line);
         if (k < 0)
             snprintf(out->reason, sizeof out->reason, "policy %.96s: no rule matched, runs %s", p->text,
-                     papcoll_algo_name(op, p->algo));
+                     row[p->algo].name);
         else
             snprintf(out->reason, sizeof out->reason, "policy %.96s: line %d", p->text, p->rules.r[k].line);
         algo = k < 0 ? p->algo : p->rules.r[k].algo;
@@ -103,7 +104,7 @@ void papcoll__decide(const papcoll__policy_t *p, papcoll_op_t op, const papcoll_
                  "policy=auto P=%d bytes=%.0f spread=%.3g noise=%.3g lag_noise=%.3g base=%s model=%.3g "
                  "ratio=%.3g threshold=%.3g gain=%.3g",
                  in->P, in->bytes, in->spread, in->noise, in->lag_noise,
-                 a.base >= 0 ? papcoll_algo_name(op, a.base) : "-", a.t_base, a.ratio, p->acfg.ratio, a.gain);
+                 a.base >= 0 ? row[a.base].name : "-", a.t_base, a.ratio, p->acfg.ratio, a.gain);
         snprintf(out->reason, sizeof out->reason, "policy %.96s: %s", p->text, a.why);
         algo = a.algo;
     }
@@ -113,10 +114,10 @@ void papcoll__decide(const papcoll__policy_t *p, papcoll_op_t op, const papcoll_
     for (steps = 0; steps < 16; steps++) {
         if ((why = papcoll__algo_check(op, algo, sig, in->P, in->has_monitor)) == PAPCOLL__WHY_OK)
             break;
-        next = papcoll__algo(op, algo)->fallback;
+        next = row[algo].fallback;
         n = strlen(out->reason);
-        snprintf(out->reason + n, sizeof(out->reason) - n, "; %s %s: runs %s", papcoll_algo_name(op, algo),
-                 papcoll__why_text(why), papcoll_algo_name(op, next));
+        snprintf(out->reason + n, sizeof(out->reason) - n, "; %s %s: runs %s", row[algo].name,
+                 papcoll__why_text(why), row[next].name);
         out->fell_back = 1;
         algo = next;
     }

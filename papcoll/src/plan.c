@@ -98,18 +98,14 @@ int papcoll__plan_build(papcoll__plan_t *plan, papcoll_ctx_t *ctx, papcoll_op_t 
         plan->pred[i] = (use_pat && pred != NULL) ? pred[i] : NAN;
     plan->noise = use_pat && pred != NULL ? noise : 0;
     plan->density = density;
-    if (use_pat) {
-        /* Sort into the placement array first, then compare with the old order. */
-        papcoll__sort_by_key(P, pred, plan->r2v, plan->keyed);
-        keep = keep && same_order(plan, plan->r2v, P);
-        memcpy(order, plan->r2v, (size_t)P * sizeof(int));
-        in.order = order;
-    } else {
-        papcoll__sort_by_key(P, NULL, order, plan->keyed);
-    }
+    /* Sort into the placement array first (rank order without a prediction),
+     * then compare with the old order. */
+    papcoll__sort_by_key(P, use_pat ? pred : NULL, plan->r2v, plan->keyed);
+    keep = keep && same_order(plan, plan->r2v, P);
+    memcpy(order, plan->r2v, (size_t)P * sizeof(int));
+    in.order = use_pat ? order : NULL;
     if (keep && plan->has_tree) {
-        if (use_pat)
-            papcoll__perm_invert(P, plan->v2r, plan->r2v); /* r2v was the sort's scratch */
+        papcoll__perm_invert(P, plan->v2r, plan->r2v); /* r2v was the sort's scratch */
     } else {
         plan->has_tree = 0;
         plan->tree = NULL;

@@ -131,7 +131,7 @@ static int exchange(papcoll_site_t *site, const double *rec, double *t0)
 /*
  * The one place the policies' inputs are computed: what every rank shares
  * (the signature, P, the model) and, when data, exchange iter's snapshot:
- * its prediction and the arrivals and exits of the call before, which it
+ * its prediction and the arrivals of the call before, which it
  * carried.  Never a local clock.  pat: an explicit PAT, the prediction
  * itself, with nothing observed.
  */

@@ -29,7 +29,7 @@
 enum { PAPCOLL__X_EST, PAPCOLL__X_ARRIVAL, PAPCOLL__X_ITER, PAPCOLL__X_DENSITY, PAPCOLL__XCHG };
 
 /* What an exchange leaves for the policies: the prediction it made and
- * the arrivals and exits it carried, those of the call before the one it
+ * the arrivals it carried, those of the call before the one it
  * served.  Slot iter % 2 of the exchange state's snap. */
 typedef struct {
     int iter;         /* the call the exchange served (-1: none) */

@@ -60,15 +60,16 @@ static int is_identity(int P, const int *v2r)
 
 static int run(const papcoll__args_t *a, const int *v2r, const int *r2v)
 {
-    int v = r2v[a->rank], span = papcoll__bn_span(v, a->size), w, rc;
+    int v = r2v[a->rank], span = papcoll__bn_span(v, a->size), w, rc, in_place;
     const char *own = a->sbuf ? a->sbuf : a->rbuf + (size_t)a->root * a->bytes;
     char *buf;
 
     if (span == 1 && v != 0)
         return papcoll__send_bytes(a->sbuf, a->bytes, v2r[papcoll__bn_parent(v)], PAPCOLL__TAG_DATA,
                                    a->comm);
-    buf = (v == 0 && is_identity(a->size, v2r)) ? a->rbuf : malloc((size_t)span * a->bytes + 1);
-    if (buf == NULL)
+    in_place = v == 0 && is_identity(a->size, v2r); /* the root's rbuf: NULL is legal when bytes is 0 */
+    buf = in_place ? a->rbuf : malloc((size_t)span * a->bytes + 1);
+    if (!in_place && buf == NULL)
         return PAPCOLL_ERR_NOMEM;
     if (buf != own)
         papcoll__copy(buf, own, a->bytes);

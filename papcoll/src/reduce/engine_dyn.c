@@ -346,7 +346,7 @@ static int pair_participant(const papcoll__args_t *a, const void *id, int S, int
     char *tmp = papcoll__scratch(a, PAPCOLL__SCR_TMP, cap);
     char *spare = enc ? papcoll__scratch(a, PAPCOLL__SCR_ENC, cap) : NULL, *t;
 
-    if (prq == NULL || acc == NULL || tmp == NULL || (enc && spare == NULL)) {
+    if (prq == NULL || (acc == NULL && !root) || tmp == NULL || (enc && spare == NULL)) { /* root: rbuf */
         free(prq);
         return PAPCOLL_ERR_NOMEM;
     }
@@ -475,7 +475,7 @@ static int stream_participant(const papcoll__args_t *a, const void *id, int S, i
         goto out;
     if ((from = o1[1]) >= 0) {
         acc = root ? a->rbuf : papcoll__scratch(a, PAPCOLL__SCR_ACC, a->bytes);
-        if (acc == NULL ||
+        if ((acc == NULL && !root) || /* the root's rbuf: NULL is legal when bytes is 0 */
             (tmp = papcoll__scratch(a, PAPCOLL__SCR_TMP, a->bytes + (stride - sb) * (size_t)S)) == NULL) {
             rc = PAPCOLL_ERR_NOMEM;
             goto out;

@@ -8,6 +8,7 @@ CC        := mpicc
 PREFIX    ?= /usr/local
 OPT       ?= -O2 -g
 SAN       ?=
+DEFS      ?=
 OUT       ?= .
 OBJ       ?= build/obj
 
@@ -29,7 +30,7 @@ HDF5_CFLAGS := $(shell pkg-config --cflags hdf5 2>/dev/null)
 PKG_LIBS  := $(shell pkg-config --libs inih $(APP_PKGS) 2>/dev/null)
 HDF5_LIBS := $(shell pkg-config --libs hdf5 2>/dev/null)
 
-CFLAGS    := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -fPIC -pthread -fopenmp $(OPT) $(SAN)
+CFLAGS    := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -fPIC -pthread -fopenmp $(OPT) $(SAN) $(DEFS)
 LDFLAGS   := -pthread $(SAN)
 LDLIBS    := $(PKG_LIBS) -lfftw3f_omp $(HDF5_LIBS) -lm
 # libpapcoll itself needs only libinih.
@@ -105,7 +106,7 @@ endif
 icet-note:
 	@echo "note: IceT not in $(ICET_DIR): bin/pic is built without the optional icet:* compositing (jobs/icet-fetch, then make)"
 
-.PHONY: all deps run test test-full tests asan tsan install clean help check-deps
+.PHONY: all deps run test test-full tests asan tsan smpi install clean help check-deps
 .DEFAULT_GOAL := all
 
 all: check-deps $(STATIC) $(SHARED) $(TRACELIB) $(BINS) $(TEST_BIN)
@@ -116,6 +117,7 @@ help:
 	@echo "make test       build and run the test suite (normal and TSan builds, about 10 min on 2 cores)"
 	@echo "make test-full  the same, nothing sampled: more process counts, every script (about 25 min)"
 	@echo "make asan|tsan  sanitizer builds in build/asan, build/tsan"
+	@echo "make smpi       the library, papbench, fft and pic for SimGrid SMPI in build/smpi (jobs/simcluster)"
 	@echo "make install PREFIX=DIR   install library $(VERSION), headers and papcoll.pc"
 	@echo "make deps       install missing OS packages (Debian/Ubuntu, as root)"
 
@@ -215,6 +217,16 @@ asan:
 tsan:
 	@$(MAKE) --no-print-directory OUT=build/tsan OBJ=build/tsan/obj OPT="-O1 -g" \
 	    SAN="-fsanitize=thread" all
+
+# SimGrid SMPI (docs/simulation.md): the library and the programs compiled by
+# smpicc, which makes each program a module that smpirun loads; PAPCOLL_SMPI
+# lets apps/common's timer sleep in simulated time.
+SMPI_PROGRAMS := papbench fft pic
+smpi: check-deps
+	@command -v smpicc >/dev/null 2>&1 || \
+	    { echo "make smpi: smpicc not found (SimGrid: jobs/deps --install, Debian package libsimgrid-dev)" >&2; exit 1; }
+	@$(MAKE) --no-print-directory CC=smpicc OUT=build/smpi OBJ=build/smpi/obj DEFS=-DPAPCOLL_SMPI \
+	    build/smpi/lib/libpapcoll.a build/smpi/lib/libpapcoll.so $(SMPI_PROGRAMS:%=build/smpi/bin/%)
 
 # The library, its public headers (papcoll.h includes papcoll_ops.def) and papcoll.pc.
 install: check-deps $(STATIC) $(SHARED)

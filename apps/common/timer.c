@@ -20,23 +20,50 @@ double timer_now(void)
  * that tv_sec holds it on every time_t. */
 #define TIMER_MAX_AHEAD 1e9
 
-void timer_sleep_until(double deadline)
+static struct timespec to_timespec(double seconds)
 {
     struct timespec ts;
-    double now = timer_now(), whole;
+    double whole = floor(seconds);
+
+    ts.tv_sec = (time_t)whole;
+    ts.tv_nsec = (long)((seconds - whole) * 1e9);
+    if (ts.tv_nsec > 999999999L)
+        ts.tv_nsec = 999999999L;
+    return ts;
+}
+
+#ifdef PAPCOLL_SMPI
+/* Under SimGrid SMPI (make smpi) smpicc maps clock_gettime and nanosleep to
+ * the simulated clock, but not clock_nanosleep: an absolute deadline in
+ * simulated time would be compared with the real clock and pass at once.
+ * The relative sleep advances this rank's simulated time instead. */
+static void sleep_to(double deadline, double now)
+{
+    struct timespec ts = to_timespec(deadline - now);
+
+    nanosleep(&ts, NULL);
+}
+#else
+static void sleep_to(double deadline, double now)
+{
+    struct timespec ts = to_timespec(deadline);
+
+    (void)now;
+    /* EINTR (a signal, e.g. from a profiler) only interrupts: sleep on. */
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+        ;
+}
+#endif
+
+void timer_sleep_until(double deadline)
+{
+    double now = timer_now();
 
     if (!(deadline > now)) /* passed, or NaN */
         return;
     if (deadline > now + TIMER_MAX_AHEAD)
         deadline = now + TIMER_MAX_AHEAD;
-    whole = floor(deadline);
-    ts.tv_sec = (time_t)whole;
-    ts.tv_nsec = (long)((deadline - whole) * 1e9);
-    if (ts.tv_nsec > 999999999L)
-        ts.tv_nsec = 999999999L;
-    /* EINTR (a signal, e.g. from a profiler) only interrupts: sleep on. */
-    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-        ;
+    sleep_to(deadline, now);
 }
 
 void timer_sleep(double seconds)

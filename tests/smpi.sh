@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# SimGrid SMPI (docs/simulation.md): builds the SMPI variant (make smpi) and
+# runs papbench's gather on 4 simulated ranks of the parametric cluster
+# (jobs/simcluster --platform cluster) with rank 1 late by D = 10 and 50 ms.
+# LIN's run time must follow the delay: every iteration takes D plus the late
+# rank's block (256 KiB at 1 Gbit/s, about 2.2 ms), so the two runs differ
+# by 40 ms.  The times are simulated and, with SMPI's replay of the CPU
+# bursts between MPI calls switched off (smpi/simulate-computation:no),
+# deterministic: the bounds are tight and no wall clock is involved.  Skips when SimGrid is not installed.
+# About 20 s on 2 cores (most of it the build).
+set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+if ! command -v smpicc >/dev/null 2>&1 || ! command -v smpirun >/dev/null 2>&1; then
+    echo "SKIP smpi.sh: SimGrid is not installed (smpicc, smpirun; jobs/deps --install adds libsimgrid-dev)"
+    exit 77
+fi
+make_scratch
+fails=0
+fail() {
+    echo "FAIL smpi.sh: $*"
+    fails=$((fails + 1))
+}
+
+if ! make -C "$ROOT" -s -j2 smpi >"$TMP/build.log" 2>&1; then
+    tail -n 20 "$TMP/build.log"
+    echo "FAIL smpi.sh: make smpi failed"
+    exit 1
+fi
+
+# Runs LIN at delay $1 ms into $TMP/d$1; prints each iteration's run time minus the delay, in ms.
+late_rank() {
+    local d=$1 out=$TMP/d$1
+    if ! timeout -k 5 120 "$ROOT/jobs/simcluster" --platform cluster --np 4 --out "$out" \
+        --cfg smpi/simulate-computation:no -- papbench \
+        --op gather --algos lin --size 256K --iters 4 --warmup 1 --base-ms 5 --pattern single:1 \
+        --maxdelay "$d" --no-monitor --quiet >"$out.log" 2>&1; then
+        tail -n 20 "$out.log"
+        fail "papbench at D = $d ms failed under SMPI"
+        return
+    fi
+    grep -q '^validation: PASSED' "$out.log" || fail "D = $d ms: validation did not pass"
+    awk -F, -v d="$d" 'NR > 1 && $1 == "lin" { printf "%.4f\n", 1e3 * $3 - d }' "$out/results.csv"
+}
+
+for d in 10 50; do
+    late_rank "$d" >"$TMP/excess$d"
+    [[ $(wc -l <"$TMP/excess$d") == 4 ]] || fail "D = $d ms: not 4 iterations in results.csv"
+    # D + one block of 256 KiB: 2.18 ms at 0.96 Gbit/s, plus latencies (2.22 ms here).
+    awk '$1 < 2.1 || $1 > 2.35 { bad = 1 } END { exit bad }' "$TMP/excess$d" ||
+        fail "D = $d ms: LIN's run time is not D + 2.1..2.35 ms: $(tr '\n' ' ' <"$TMP/excess$d")"
+done
+# The delay alone moves the run time: the same excess at both delays.
+paste "$TMP/excess10" "$TMP/excess50" | awk '{ x = $1 - $2; if (x < -0.05 || x > 0.05) bad = 1 } END { exit bad }' ||
+    fail "LIN's run time minus the delay differs between D = 10 and 50 ms"
+
+if [[ $fails -gt 0 ]]; then
+    exit 1
+fi
+echo "smpi.sh: all checks passed (LIN minus the delay, ms: $(tr '\n' ' ' <"$TMP/excess50"))"

@@ -102,6 +102,14 @@ else
 $(patsubst ./%,%,$(OUT)/bin/pic): | icet-note
 endif
 
+# OTF2, optional: bin/paptrace's otf2 command (Debian: libotf2-trace-dev,
+# jobs/deps --install); without it the command says how to get it.
+OTF2_LIBS := $(shell pkg-config --libs otf2 2>/dev/null)
+ifneq ($(OTF2_LIBS),)
+$(patsubst ./%,%,$(OBJ)/apps/paptrace/otf2.o): CFLAGS += -DPAPTRACE_HAVE_OTF2 $(shell pkg-config --cflags otf2)
+$(patsubst ./%,%,$(OUT)/bin/paptrace): LDLIBS += $(OTF2_LIBS)
+endif
+
 .PHONY: icet-note
 icet-note:
 	@echo "note: IceT not in $(ICET_DIR): bin/pic is built without the optional icet:* compositing (jobs/icet-fetch, then make)"

@@ -2,10 +2,11 @@
  * paptrace: reads a papcoll trace (HDF5, trace/SCHEMA.md) and prints it.
  *
  *   paptrace info|dump|csv|chrome|stats|pat|policy FILE [options]
+ *   paptrace otf2 FILE OUTDIR [options]
  *   paptrace synth --ranks P [options]
  *
- * Prolog: command, file and options; the file is read whole (paptrace_read).
- * Then one command writes to stdout.  Every error is one line on stderr:
+ * Prolog: command, file and options; the file is read whole (paptrace_read),
+ * except by otf2, which streams it.  Then one command writes to stdout.  Every error is one line on stderr:
  * exit 2 for a bad command line, 1 for a bad file or a failed command.
  * Usage and examples: paptrace --help, docs/trace.md.
  */
@@ -30,6 +31,7 @@ enum {
     O_LATE,
     O_DRIFT,
     O_SEED,
+    O_CHUNK,
     O_HELP,
     O_COUNT
 };
@@ -50,6 +52,7 @@ static const cli_option_t option_table[O_COUNT] = {
     [O_LATE] = {"late-rank", "R", "synth: the late rank of single, drift's first (default P-1)"},
     [O_DRIFT] = {"drift-every", "N", "synth: drift moves the late rank to the next every N rows (default 5)"},
     [O_SEED] = {"seed", "S", "synth: seed of uniform's delays (default 1)"},
+    [O_CHUNK] = {"chunk", "N", "otf2: calls of each site read at once (default 4096)"},
     [O_HELP] = {"help", NULL, "this text"},
 };
 
@@ -60,26 +63,29 @@ typedef struct {
     command_fn run;
     unsigned options; /* bit O_x: the command takes option x */
     const char *help;
+    int streams;      /* otf2: takes FILE OUTDIR and reads FILE itself, in chunks */
 } command_t;
 
 #define BIT(o) (1u << (o))
 static const command_t commands[] = {
     {"info", pt_cmd_info, 0,
-     "run metadata (program, command line, configuration, ranks, clock), call sites, their decisions"},
+     "run metadata (program, command line, configuration, ranks, clock), call sites, their decisions", 0},
     {"dump", pt_cmd_dump, BIT(O_SITE),
-     "every call as a readable table (ms from the call's earliest arrival), with its decision"},
-    {"csv", pt_cmd_csv, BIT(O_SITE), "one CSV row per (call, rank) per site, global-clock seconds"},
-    {"chrome", pt_cmd_chrome, BIT(O_SITE), "Chrome/Perfetto trace-event JSON: compute and collective slices"},
+     "every call as a readable table (ms from the call's earliest arrival), with its decision", 0},
+    {"csv", pt_cmd_csv, BIT(O_SITE), "one CSV row per (call, rank) per site, global-clock seconds", 0},
+    {"chrome", pt_cmd_chrome, BIT(O_SITE), "Chrome/Perfetto trace-event JSON: compute and collective slices", 0},
     {"stats", pt_cmd_stats,
      BIT(O_SITE) | BIT(O_SKIP) | BIT(O_ALPHA) | BIT(O_BETA) | BIT(O_CREDIT) | BIT(O_BALANCED),
      "per site: decisions; per algorithm: imbalance, run/elapsed time, absorption, efficiency, "
-     "autocorrelation"},
+     "autocorrelation", 0},
     {"pat", pt_cmd_pat, BIT(O_SITE) | BIT(O_SKIP),
-     "papbench replay file (--pattern replay:FILE) of one site"},
+     "papbench replay file (--pattern replay:FILE) of one site", 0},
     {"policy", pt_cmd_policy, BIT(O_PAT),
-     "papbench run of a phase-marked replay file: per phase and whole run, policies against fixed algorithms"},
+     "papbench run of a phase-marked replay file: per phase and whole run, policies against fixed algorithms", 0},
+    {"otf2", NULL, BIT(O_CHUNK),
+     "FILE OUTDIR: OTF2 archive OUTDIR/traces.otf2 (Vampir, Scalasca, Score-P tools), streamed", 1},
     {"synth", NULL, BIT(O_RANKS) | BIT(O_PHASES) | BIT(O_MAXDELAY) | BIT(O_LATE) | BIT(O_DRIFT) | BIT(O_SEED),
-     "(no FILE) phase-alternating replay file: balanced, uniform, single late, drifting late, @FILE phases"},
+     "(no FILE) phase-alternating replay file: balanced, uniform, single late, drifting late, @FILE phases", 0},
 };
 #define NCOMMANDS (int)(sizeof commands / sizeof commands[0])
 
@@ -89,7 +95,8 @@ static void usage(void)
     int i;
 
     memcpy(o, option_table, sizeof o);
-    printf("usage: paptrace COMMAND FILE [options]\n       paptrace synth --ranks P [options]\n\n"
+    printf("usage: paptrace COMMAND FILE [options]\n       paptrace otf2 FILE OUTDIR [--chunk N]\n"
+           "       paptrace synth --ranks P [options]\n\n"
            "Reads a trace written by a papcoll program run with --trace FILE (HDF5,\n"
            "trace/SCHEMA.md) and writes to stdout.\n\ncommands:\n");
     for (i = 0; i < NCOMMANDS; i++)
@@ -182,12 +189,16 @@ static int parse_options(int argc, char **argv, const command_t *cmd, pt_opts_t 
         return -1;
     }
     opts->skip = skip;
+    if (o[O_CHUNK].value != NULL && cli_parse_long(o[O_CHUNK].value, 1, 1L << 30, &opts->chunk) != 0) {
+        fprintf(stderr, "paptrace: --chunk: expected a number of calls >= 1, got '%s'\n", o[O_CHUNK].value);
+        return -1;
+    }
     opts->pat = o[O_PAT].value;
     if (cmd->run == pt_cmd_policy && opts->pat == NULL) {
         fprintf(stderr, "paptrace: policy needs --pat FILE, the phase-marked replay file the run replayed\n");
         return -1;
     }
-    if (cmd->run == NULL && synth_options(o, opts) != 0)
+    if (cmd->run == NULL && !cmd->streams && synth_options(o, opts) != 0)
         return -1;
     if (opt_number(&o[O_ALPHA], &opts->alpha) || opt_number(&o[O_BETA], &opts->beta) ||
         opt_number(&o[O_CREDIT], &opts->credit) ||
@@ -204,6 +215,30 @@ static int wants_help(int argc, char **argv)
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
             return 1;
     return argc < 2;
+}
+
+/* otf2 FILE OUTDIR [options]: the command reads FILE itself. */
+static int run_streaming(int argc, char **argv, const command_t *cmd)
+{
+    char err[1024];
+    pt_opts_t opts;
+    int rc;
+
+    if (argc < 4 || argv[2][0] == '-' || argv[3][0] == '-') {
+        fprintf(stderr, "paptrace: %s: expected a trace FILE and an OUTDIR after the command\n", cmd->name);
+        return 2;
+    }
+    /* argv[3], OUTDIR, stands where parse_options skips a program name. */
+    if (parse_options(argc - 3, argv + 3, cmd, &opts) != 0)
+        return 2;
+    rc = pt_cmd_otf2(argv[2], argv[3], opts.chunk, stdout, err, sizeof err);
+    if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
+        snprintf(err, sizeof err, "writing the output failed");
+        rc = -1;
+    }
+    if (rc != 0)
+        fprintf(stderr, "paptrace: %s %s: %s\n", cmd->name, argv[2], err);
+    return rc == 0 ? 0 : 1;
 }
 
 int main(int argc, char **argv)
@@ -227,6 +262,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "; see --help)\n");
         return 2;
     }
+    if (cmd->streams)
+        return run_streaming(argc, argv, cmd);
     if (cmd->run == NULL) { /* synth: no trace to read */
         if (parse_options(argc - 1, argv + 1, cmd, &opts) != 0)
             return 2;

@@ -27,6 +27,7 @@ typedef struct {
     double credit;    /* --credit, as alpha (default 0) */
     double balanced;  /* --balanced: t(pi) in s, NaN: the model's */
     const char *pat;  /* policy: --pat FILE, the phase-marked replay file of the run */
+    long chunk;       /* otf2: --chunk N, calls of each site read at once (0: PT_OTF2_CHUNK) */
     /* synth */
     int ranks;          /* --ranks P */
     const char *phases; /* --phases KIND:N,... */
@@ -50,6 +51,14 @@ int pt_cmd_chrome(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char 
 int pt_cmd_stats(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char *err, size_t errlen);
 int pt_cmd_pat(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char *err, size_t errlen);
 int pt_cmd_policy(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char *err, size_t errlen);
+
+/*
+ * The command that streams the trace instead of reading it whole: path as
+ * an OTF2 archive OUTDIR/traces.otf2, chunk calls of each site read at once
+ * (0: PT_OTF2_CHUNK); a summary, what was skipped included, on out (otf2.c).
+ */
+#define PT_OTF2_CHUNK 4096
+int pt_cmd_otf2(const char *path, const char *outdir, long chunk, FILE *out, char *err, size_t errlen);
 
 /* The one command without a trace: a phase-alternating replay file from the options (synth.c). */
 int pt_cmd_synth(const pt_opts_t *o, FILE *out, char *err, size_t errlen); /* -2: bad command line */

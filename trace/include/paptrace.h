@@ -239,6 +239,28 @@ void paptrace_file_free(paptrace_file_t **f);
 /** The site called name, or NULL. */
 const paptrace_site_t *paptrace_find_site(const paptrace_file_t *f, const char *name);
 
+/**
+ * Reading in pieces, for traces of any length: the head of the file (what
+ * paptrace_read() gives, with every site's niters but its iters and ranks
+ * NULL; the decisions are read, one row per change of algorithm) stays in
+ * memory, the calls are read on demand.  Errors as paptrace_read().
+ */
+typedef struct paptrace_stream paptrace_stream_t;
+
+int paptrace_stream_open(const char *path, paptrace_stream_t **out, char *err, size_t errlen);
+
+/** The head; valid until the stream is closed. */
+const paptrace_file_t *paptrace_stream_head(const paptrace_stream_t *s);
+
+/**
+ * Calls first .. first + n - 1 of head->sites[site] into iters[n] and
+ * ranks[n * nranks] (row k rank i at [k * nranks + i]).
+ */
+int paptrace_stream_rows(paptrace_stream_t *s, int site, long first, long n, paptrace_iter_t *iters,
+                         papcoll_rank_record_t *ranks);
+
+void paptrace_stream_close(paptrace_stream_t **s);
+
 /** Name of algorithm id of op in the file's table, or "?". */
 const char *paptrace_algo_name(const paptrace_file_t *f, papcoll_op_t op, int algo);
 

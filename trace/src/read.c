@@ -30,8 +30,14 @@
 typedef struct {
     hid_t file;
     pt_types_t mt;
+    int head_only;   /* the sites' rows stay in the file (paptrace_stream_open) */
     char where[256]; /* what was being read when something failed */
 } reader_t;
+
+#define READER_INIT                                                                                       \
+    {H5I_INVALID_HID,                                                                                     \
+     {H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID}, \
+     0, ""}
 
 /* Records where reading failed; the arguments may include r->where itself
  * (an inner failure wrapped by an outer one). */
@@ -79,6 +85,56 @@ static int read_all(reader_t *r, hid_t loc, const char *name, hid_t mtype, size_
         return fail_at(r, rc, "reading dataset %s", name);
     }
     return rc;
+}
+
+/* Rows of dataset loc/name, checked as read_all checks its shape. */
+static int count_rows(reader_t *r, hid_t loc, const char *name, hsize_t cols, hsize_t *rows)
+{
+    hid_t d = H5Dopen2(loc, name, H5P_DEFAULT), s = H5I_INVALID_HID;
+    hsize_t dims[2] = {0, 0};
+    int ndims = cols > 0 ? 2 : 1, ok;
+
+    ok = d >= 0 && (s = H5Dget_space(d)) >= 0 && H5Sget_simple_extent_ndims(s) == ndims &&
+         H5Sget_simple_extent_dims(s, dims, NULL) == ndims && dims[0] < MAX_ROWS && (cols == 0 || dims[1] == cols);
+    pt_close(&s);
+    pt_close(&d);
+    *rows = ok ? dims[0] : 0;
+    return ok ? PAPTRACE_OK : fail_at(r, PAPTRACE_ERR_CORRUPT, "reading dataset %s", name);
+}
+
+/* Rows first .. first + n - 1 of the open dataset d (cols columns, 0: 1-D) into buf. */
+static int read_slab(hid_t d, hid_t mtype, hsize_t cols, hsize_t first, hsize_t n, void *buf)
+{
+    hsize_t start[2] = {first, 0}, count[2] = {n, cols}, mdims[2] = {n, cols};
+    int ndims = cols > 0 ? 2 : 1;
+    hid_t fs = H5Dget_space(d), ms = H5Screate_simple(ndims, mdims, NULL);
+    int ok = fs >= 0 && ms >= 0 && H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL) >= 0 &&
+             H5Dread(d, mtype, ms, fs, H5P_DEFAULT, buf) >= 0;
+
+    pt_close(&ms);
+    pt_close(&fs);
+    return ok ? PAPTRACE_OK : PAPTRACE_ERR_CORRUPT;
+}
+
+/* The call index of a site's last kept row, read alone (the rows stay in the file). */
+static int last_iter(reader_t *r, hid_t g, const paptrace_site_t *s, long *last)
+{
+    hid_t d;
+    paptrace_iter_t it;
+    int rc = PAPTRACE_OK;
+
+    *last = -1;
+    if (s->niters == 0)
+        return rc;
+    if (!r->head_only) {
+        *last = s->iters[s->niters - 1].iter;
+        return rc;
+    }
+    d = H5Dopen2(g, "iters", H5P_DEFAULT);
+    rc = d >= 0 ? read_slab(d, r->mt.iter, 0, (hsize_t)s->niters - 1, 1, &it) : PAPTRACE_ERR_CORRUPT;
+    pt_close(&d);
+    *last = it.iter;
+    return rc == PAPTRACE_OK ? rc : fail_at(r, rc, "reading dataset iters");
 }
 
 static int read_str(reader_t *r, hid_t obj, const char *name, char **out)
@@ -251,8 +307,10 @@ static int read_algorithms(reader_t *r, paptrace_file_t *f)
 static int read_decisions(reader_t *r, hid_t g, paptrace_site_t *s)
 {
     hsize_t n = 0;
-    long k, last = s->niters > 0 ? s->iters[s->niters - 1].iter : -1;
-    int rc = read_all(r, g, "decisions", r->mt.decision, sizeof *s->decisions, 0, (void **)&s->decisions, &n);
+    long k, last = -1;
+    int rc = last_iter(r, g, s, &last);
+
+    rc = rc ? rc : read_all(r, g, "decisions", r->mt.decision, sizeof *s->decisions, 0, (void **)&s->decisions, &n);
 
     for (k = 0; rc == PAPTRACE_OK && k < (long)n; k++) {
         s->decisions[k].reason[PAPTRACE_REASON_LEN - 1] = '\0';
@@ -294,9 +352,14 @@ static int read_site(reader_t *r, hid_t sites, const char *gname, const paptrace
     rc = rc ? rc : read_site_op(r, g, gname, f, s);
     rc = rc ? rc : read_str(r, g, "datatype", &s->datatype);
     rc = rc ? rc : read_int(r, g, "count", 0, (long long)1 << 62, &s->count);
-    rc = rc ? rc
-            : read_all(r, g, "ranks", r->mt.rec, sizeof *s->ranks, (hsize_t)nranks, (void **)&s->ranks, &nr);
-    rc = rc ? rc : read_all(r, g, "iters", r->mt.iter, sizeof *s->iters, 0, (void **)&s->iters, &ni);
+    if (r->head_only) {
+        rc = rc ? rc : count_rows(r, g, "ranks", (hsize_t)nranks, &nr);
+        rc = rc ? rc : count_rows(r, g, "iters", 0, &ni);
+    } else {
+        rc = rc ? rc
+                : read_all(r, g, "ranks", r->mt.rec, sizeof *s->ranks, (hsize_t)nranks, (void **)&s->ranks, &nr);
+        rc = rc ? rc : read_all(r, g, "iters", r->mt.iter, sizeof *s->iters, 0, (void **)&s->iters, &ni);
+    }
     s->site_id = (int)id;
     /* A killed writer may have extended one table of a pair further than the other. */
     s->niters = (long)(nr < ni ? nr : ni);
@@ -421,12 +484,20 @@ static int read_file(reader_t *r, const char *path, paptrace_file_t *f)
     return rc;
 }
 
+/* One line about what failed into err. */
+static void describe(const reader_t *r, const char *path, int rc, char *err, size_t errlen)
+{
+    if (rc == PAPTRACE_ERR_SCHEMA || rc == PAPTRACE_ERR_NOFILE || rc == PAPTRACE_ERR_OP)
+        snprintf(err, errlen, "%s: %s", path, r->where);
+    else if (r->where[0])
+        snprintf(err, errlen, "%s: %s (%s)", path, paptrace_strerror(rc), r->where);
+    else
+        snprintf(err, errlen, "%s: %s", path, paptrace_strerror(rc));
+}
+
 int paptrace_read(const char *path, paptrace_file_t **out, char *err, size_t errlen)
 {
-    reader_t r = {H5I_INVALID_HID,
-                  {H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID,
-                   H5I_INVALID_HID},
-                  ""};
+    reader_t r = READER_INIT;
     paptrace_file_t *f = calloc(1, sizeof *f);
     pt_quiet_t q;
     int rc;
@@ -440,12 +511,7 @@ int paptrace_read(const char *path, paptrace_file_t **out, char *err, size_t err
     pt_close(&r.file);
     pt_quiet_end(&q);
     if (rc != PAPTRACE_OK) {
-        if (rc == PAPTRACE_ERR_SCHEMA || rc == PAPTRACE_ERR_NOFILE || rc == PAPTRACE_ERR_OP)
-            snprintf(err, errlen, "%s: %s", path, r.where);
-        else if (r.where[0])
-            snprintf(err, errlen, "%s: %s (%s)", path, paptrace_strerror(rc), r.where);
-        else
-            snprintf(err, errlen, "%s: %s", path, paptrace_strerror(rc));
+        describe(&r, path, rc, err, errlen);
         paptrace_file_free(&f);
         return rc;
     }
@@ -514,4 +580,108 @@ const char *paptrace_algo_name(const paptrace_file_t *f, papcoll_op_t op, int al
 void paptrace_reader_only(void)
 {
     H5dont_atexit();
+}
+
+/*
+ * Streaming: the head (everything but the sites' rows) in memory, the file
+ * open with a dataset pair per site, rows read on demand.
+ */
+struct paptrace_stream {
+    reader_t r;
+    paptrace_file_t *head;
+    hid_t *ranks, *iters; /* per site of head, in its order */
+};
+
+static int open_site_rows(paptrace_stream_t *s, int i)
+{
+    char path[64];
+
+    snprintf(path, sizeof path, "sites/%d/ranks", s->head->sites[i].site_id);
+    s->ranks[i] = H5Dopen2(s->r.file, path, H5P_DEFAULT);
+    snprintf(path, sizeof path, "sites/%d/iters", s->head->sites[i].site_id);
+    s->iters[i] = H5Dopen2(s->r.file, path, H5P_DEFAULT);
+    if (s->ranks[i] < 0 || s->iters[i] < 0)
+        return fail_at(&s->r, PAPTRACE_ERR_CORRUPT, "opening the rows of site %d", s->head->sites[i].site_id);
+    return PAPTRACE_OK;
+}
+
+int paptrace_stream_open(const char *path, paptrace_stream_t **out, char *err, size_t errlen)
+{
+    paptrace_stream_t *s = calloc(1, sizeof *s);
+    pt_quiet_t q;
+    int i, rc = PAPTRACE_ERR_NOMEM;
+
+    *out = NULL;
+    if (s == NULL || (s->head = calloc(1, sizeof *s->head)) == NULL) {
+        free(s);
+        snprintf(err, errlen, "%s: %s", path, paptrace_strerror(rc));
+        return rc;
+    }
+    s->r = (reader_t)READER_INIT;
+    s->r.head_only = 1;
+    pt_quiet_begin(&q);
+    rc = read_file(&s->r, path, s->head);
+    if (rc == PAPTRACE_OK) {
+        s->ranks = malloc(((size_t)s->head->nsites + 1) * sizeof *s->ranks);
+        s->iters = malloc(((size_t)s->head->nsites + 1) * sizeof *s->iters);
+        rc = s->ranks && s->iters ? PAPTRACE_OK : PAPTRACE_ERR_NOMEM;
+    }
+    for (i = 0; rc == PAPTRACE_OK && i < s->head->nsites; i++)
+        s->ranks[i] = s->iters[i] = H5I_INVALID_HID;
+    for (i = 0; rc == PAPTRACE_OK && i < s->head->nsites; i++)
+        rc = open_site_rows(s, i);
+    pt_quiet_end(&q);
+    if (rc != PAPTRACE_OK) {
+        describe(&s->r, path, rc, err, errlen);
+        paptrace_stream_close(&s);
+        return rc;
+    }
+    *out = s;
+    return PAPTRACE_OK;
+}
+
+const paptrace_file_t *paptrace_stream_head(const paptrace_stream_t *s)
+{
+    return s->head;
+}
+
+int paptrace_stream_rows(paptrace_stream_t *s, int site, long first, long n, paptrace_iter_t *iters,
+                         papcoll_rank_record_t *ranks)
+{
+    const paptrace_site_t *st;
+    pt_quiet_t q;
+    int rc;
+
+    if (site < 0 || site >= s->head->nsites)
+        return PAPTRACE_ERR_NOSITE;
+    st = &s->head->sites[site];
+    if (first < 0 || n < 0 || first + n > st->niters)
+        return PAPTRACE_ERR_INVAL;
+    if (n == 0)
+        return PAPTRACE_OK;
+    pt_quiet_begin(&q);
+    rc = read_slab(s->iters[site], s->r.mt.iter, 0, (hsize_t)first, (hsize_t)n, iters);
+    rc = rc ? rc : read_slab(s->ranks[site], s->r.mt.rec, (hsize_t)st->nranks, (hsize_t)first, (hsize_t)n, ranks);
+    pt_quiet_end(&q);
+    return rc;
+}
+
+void paptrace_stream_close(paptrace_stream_t **sp)
+{
+    paptrace_stream_t *s = sp ? *sp : NULL;
+    int i;
+
+    if (s == NULL)
+        return;
+    for (i = 0; s->ranks && s->iters && i < s->head->nsites; i++) {
+        pt_close(&s->ranks[i]);
+        pt_close(&s->iters[i]);
+    }
+    free(s->ranks);
+    free(s->iters);
+    pt_types_close(&s->r.mt);
+    pt_close(&s->r.file);
+    paptrace_file_free(&s->head);
+    free(s);
+    *sp = NULL;
 }

@@ -19,8 +19,8 @@ PMPI_SRC    := $(sort $(wildcard pmpi/src/*.c))
 PMPI_OBJ    := $(PMPI_SRC:%.c=$(OBJ)/%.o) $(OBJ)/pmpi/src/sentinels.o
 PMPI_LIB    := $(OUT)/lib/libpapcoll_pmpi.so
 PMPI_TESTS  := $(OUT)/build/tests/pmpi
-PMPI_CHECKS := $(PMPI_TESTS)/check_c $(PMPI_TESTS)/reduce_loop $(PMPI_TESTS)/check_mpif \
-               $(PMPI_TESTS)/check_usempi $(PMPI_TESTS)/papcoll-algos
+PMPI_CHECKS := $(PMPI_TESTS)/check_c $(PMPI_TESTS)/split_c $(PMPI_TESTS)/reduce_loop $(PMPI_TESTS)/check_mpif \
+               $(PMPI_TESTS)/check_usempi $(PMPI_TESTS)/split_f $(PMPI_TESTS)/papcoll-algos
 
 all: $(PMPI_LIB) $(PMPI_CHECKS)
 install: install-pmpi
@@ -63,6 +63,10 @@ $(PMPI_TESTS)/check_mpif: tests/pmpi/check_f.F90 $(PMPI_TESTS)/check_usempi
 $(PMPI_TESTS)/check_usempi: tests/pmpi/check_f.F90
 	@mkdir -p $(dir $@)/usempi
 	$(FC) $(PMPI_FFLAGS) -DUSE_MPI_MODULE -J$(dir $@)/usempi -o $@ $<
+
+$(PMPI_TESTS)/split_f: tests/pmpi/split_f.F90
+	@mkdir -p $(dir $@)/split_fmod
+	$(FC) $(PMPI_FFLAGS) -J$(dir $@)/split_fmod -o $@ $<
 
 $(PMPI_TESTS)/papcoll-algos: tests/pmpi/papcoll-algos.c $(STATIC)
 	@mkdir -p $(dir $@)

@@ -5,7 +5,7 @@
 # LD_PRELOAD=lib/libpapcoll_pmpi.so and must keep passing:
 #
 #   trace mode, P = 3 and 4: results right, the summary's counts as the
-#     programs force them (paths that differ, intercommunicator, MPI_COMM_SELF),
+#     programs force them (places that differ, intercommunicator, MPI_COMM_SELF),
 #     trace files that paptrace info/stats/pat read, a pat file that papbench
 #     replays;
 #   replace mode with every algorithm of every op forced (the list comes from
@@ -24,7 +24,7 @@ T=$OUTDIR/build/tests/pmpi
 PT=$OUTDIR/bin/paptrace
 PB=$OUTDIR/bin/papbench
 PY=/usr/bin/python3
-need_bins "$T/check_c" "$T/check_mpif" "$T/check_usempi" "$T/reduce_loop" "$T/papcoll-algos" "$PT" "$PB"
+need_bins "$T/check_c" "$T/split_c" "$T/split_f" "$T/check_mpif" "$T/check_usempi" "$T/reduce_loop" "$T/papcoll-algos" "$PT" "$PB"
 [[ -f $LIB ]] || { echo "FAIL: $LIB missing (run make)"; exit 1; }
 $PY -c 'import mpi4py, numpy' 2>/dev/null ||
     { echo "FAIL: $PY lacks mpi4py or numpy (Debian: python3-mpi4py python3-numpy; jobs/deps --install)"; exit 1; }
@@ -53,7 +53,7 @@ run() {
     timeout -k 5 120 mpirun --oversubscribe --mca mpi_yield_when_idle 1 -np "$np" "${envs[@]}" "$@" \
         >"${log%.log}.out" 2>"$log"
     local rc=$?
-    if [[ $rc -ne 0 ]] || ! grep -qE "check_[a-z]+: P=$np: [0-9]+ checks, 0 failed$" "${log%.log}.out" ||
+    if [[ $rc -ne 0 ]] || ! grep -qE "check_[a-z_]+: P=$np: [0-9]+ checks, 0 failed$" "${log%.log}.out" ||
         ! grep -q '^papcoll_pmpi: counts:' "$log"; then
         fail "$name: exit $rc; $(cat "$log" "${log%.log}.out" | grep -m3 -E 'FAIL|rror|papcoll_pmpi: rank' | tr '\n' ' ')(logs below)"
         tail -n 15 "$log" "${log%.log}.out" | sed 's/^/    /'
@@ -81,28 +81,77 @@ expect() { # NAME KEY OP VALUE
         fail "$1: $2=${v:-missing}, expected $3 $4"
 }
 
+# arrivals FILE: "ok" when the median of rank 3's delay minus rank 0's is over 1 ms.
+arrivals() {
+    local d
+    d=$(grep -v '^#' "$1" | awk '{ print $4 - $1 }' | sort -g |
+        awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : "none" }')
+    awk -v d="$d" 'BEGIN { exit !(d != "none" && d > 0.001) }' && echo ok ||
+        echo "rank 3 arrived a median $d s after rank 0 (expected > 0.001)"
+}
 OPS=$("$T/papcoll-algos" | awk '!seen[$1]++ { printf "%s ", $1 }')
 
 # 1. Trace mode, the defaults: every call agreed, call sites by return address.
 for np in 3 4; do
     run "trace-c-$np" $np PAPCOLL_TRACE="$TMP/c$np.h5" -- "$T/check_c" || continue
-    # check_c: 5 + 1 calls whose ranks come from different functions, 2
-    # intercommunicator collectives and one on MPI_COMM_SELF per rank.
-    expect "trace-c-$np" paths == $((6 * np))
+    # check_c: 5 + 1 calls whose ranks come from different functions (on
+    # signature sites), 2 intercommunicator collectives and one on
+    # MPI_COMM_SELF per rank.
+    expect "trace-c-$np" differ == 0
+    expect "trace-c-$np" signature_keyed == $((6 * np))
     expect "trace-c-$np" intercomm == $((2 * np))
     expect "trace-c-$np" small ">=" $np
     expect "trace-c-$np" errors == 0
     at_least "trace-c-$np" $((200 * np))
-    grep -q "paths differ at allreduce@check_c+" "$TMP/trace-c-$np.log" || fail "trace-c-$np: summary does not list the diverging site"
+    grep -q "allreduce/4B \[rank 0 at check_c+0x[0-9a-f]*, others at +0x" "$TMP/trace-c-$np.log" ||
+        fail "trace-c-$np: summary does not list the signature site of the diverging calls"
 done
 # Fortran: the two functions of the diverging call are inlined into one,
 # so PAPCOLL_SITE_ID=function sees one site there (and everywhere else).
-run trace-mpif-3 3 PAPCOLL_TRACE="$TMP/f.h5" -- "$T/check_mpif" && expect trace-mpif-3 paths ">=" 9 &&
+run trace-mpif-3 3 PAPCOLL_TRACE="$TMP/f.h5" -- "$T/check_mpif" && expect trace-mpif-3 differ == 0 &&
+    expect trace-mpif-3 signature_keyed ">=" 9 &&
     at_least trace-mpif-3 250
 run trace-usempi-4 4 PAPCOLL_TRACE="$TMP/u.h5" PAPCOLL_SITE_ID=function -- "$T/check_usempi" &&
-    expect trace-usempi-4 paths == 0 && at_least trace-usempi-4 400
-run trace-py-4 4 PAPCOLL_TRACE="$TMP/p.h5" -- $PY "$ROOT/tests/pmpi/check_py.py" && expect trace-py-4 paths == 12 &&
+    expect trace-usempi-4 signature_keyed == 0 && at_least trace-usempi-4 400
+run trace-py-4 4 PAPCOLL_TRACE="$TMP/p.h5" -- $PY "$ROOT/tests/pmpi/check_py.py" && expect trace-py-4 differ == 0 &&
+    expect trace-py-4 signature_keyed == 12 &&
     at_least trace-py-4 400
+
+# The root/non-root idiom (split_c, split_f): the root calls from one line,
+# the others from another.  Every call runs on a signature site and is in
+# the trace, under a name that says where the ranks called from, with the
+# arrivals of split_c's computation ((rank % 4) x 2 ms before each call).
+# rank-calls of split_c at P ranks: 4 ops x (12 + P) split calls, 3 P in
+# place, 10 from two functions, the final allreduce.
+split_calls() { echo $(($1 * (4 * (12 + $1) + 3 * $1 + 11))); }
+for np in 3 4; do
+    run "split-trace-$np" $np PAPCOLL_TRACE="$TMP/s$np.h5" -- "$T/split_c" &&
+        expect "split-trace-$np" differ == 0 && expect "split-trace-$np" errors == 0 &&
+        expect "split-trace-$np" signature_keyed == $(($(split_calls $np) - np)) &&
+        [[ $(handled "split-trace-$np") -eq $(split_calls $np) ]] ||
+        fail "split-trace-$np: $(handled "split-trace-$np") rank-calls through papcoll, expected $(split_calls $np)"
+done
+"$PT" info "$TMP/s4.h5" >"$TMP/s4.info" 2>&1 || fail "paptrace info s4.h5: $(head -2 "$TMP/s4.info")"
+grep -qE '^ +0  gather/r0/96B \[root at split_c\+0x[0-9a-f]+, others at \+0x[0-9a-f]+\] .* 14  mpi x14$' "$TMP/s4.info" ||
+    fail "s4.h5: no site 0 'gather/r0/96B [root at split_c+..., others at +...]' with 14 calls"
+"$PT" pat "$TMP/s4.h5" --site gather/r0/96B >"$TMP/s4.pat" 2>"$TMP/err" || fail "paptrace pat s4.h5: $(cat "$TMP/err")"
+[[ $(grep -vc '^#' "$TMP/s4.pat") -eq 14 ]] || fail "s4.pat: $(grep -vc '^#' "$TMP/s4.pat") calls, expected 14"
+a=$(arrivals "$TMP/s4.pat")
+[[ $a == ok ]] || fail "s4.pat does not show split_c's rank-dependent computation: $a"
+run split-limit-3 3 PAPCOLL_MAX_SITES=4 -- "$T/split_c" --iters 2 && expect split-limit-3 differ == 0 &&
+    expect split-limit-3 overflow ">=" 60 &&
+    [[ $(handled split-limit-3) -eq $(($(split_calls 3) - 120)) ]] ||
+    fail "split-limit-3: $(handled split-limit-3) rank-calls through papcoll, expected $(($(split_calls 3) - 120))"
+run split-f-3 3 PAPCOLL_MODE=replace -- "$T/split_f" && expect split-f-3 differ == 0 &&
+    expect split-f-3 signature_keyed == 60
+# An erroneous program that plain MPI tolerates (a linear bcast, the root
+# sending half of what the others receive): the byte counts differ, so the
+# call passes through on every rank, and nothing hangs.
+run split-mismatch-4 4 PAPCOLL_MODE=replace OMPI_MCA_coll_tuned_use_dynamic_rules=1 \
+    OMPI_MCA_coll_tuned_bcast_algorithm=1 -- "$T/split_c" --mismatch --iters 1 &&
+    expect split-mismatch-4 differ == 4 &&
+    { grep -q "calls differ at bcast@split_c+0x[0-9a-f]*/r0/96B  *1 calls" "$TMP/split-mismatch-4.log" ||
+        fail "split-mismatch-4: the summary does not list the call whose byte counts differ"; }
 
 # The traces: the world's file and the sub-communicators' files.
 for f in "$TMP"/c4.h5 "$TMP"/c4.*.h5 "$TMP"/f.h5 "$TMP"/u.h5 "$TMP"/p.h5; do
@@ -122,14 +171,6 @@ site=$("$PT" info "$TMP/c4.h5" | awk '$2 ~ /^allreduce@check_c/ && $8 + 0 >= 20 
 # cores time-share the busy ranks, so less is certain).  The arrival is the
 # entry into MPI_Reduce, not the end of the interposer's agreement: timed
 # after it, all ranks arrived within 0.1 ms.  The same in replace mode.
-# arrivals FILE: "ok" when the median of rank 3's delay minus rank 0's is over 1 ms.
-arrivals() {
-    local d
-    d=$(grep -v '^#' "$1" | awk '{ print $4 - $1 }' | sort -g |
-        awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : "none" }')
-    awk -v d="$d" 'BEGIN { exit !(d != "none" && d > 0.001) }' && echo ok ||
-        echo "rank 3 arrived a median $d s after rank 0 (expected > 0.001)"
-}
 for mode in trace replace; do
     timeout -k 5 120 mpirun --oversubscribe --mca mpi_yield_when_idle 1 -np 4 -x LD_PRELOAD="$LIB" \
         -x PAPCOLL_MODE=$mode -x PAPCOLL_TRACE="$TMP/loop-$mode.h5" "$T/reduce_loop" --iters 30 --warmup 2 \
@@ -166,12 +207,16 @@ for ((k = 0; k < max; k++)); do
     full_run && cps="3 4"
     for p in $cps; do
         run "replace-c-$k-$p" $p PAPCOLL_MODE=replace "${forced[@]}" -- "$T/check_c" &&
-            expect "replace-c-$k-$p" errors == 0 && expect "replace-c-$k-$p" paths == $((6 * p)) &&
+            expect "replace-c-$k-$p" errors == 0 && expect "replace-c-$k-$p" differ == 0 &&
             at_least "replace-c-$k-$p" $((200 * p))
     done
     fprog=$([[ $((k % 2)) -eq 0 ]] && echo check_mpif || echo check_usempi)
     run "replace-f-$k" $np PAPCOLL_MODE=replace PAPCOLL_SITE_ID=function "${forced[@]}" -- "$T/$fprog" &&
-        expect "replace-f-$k" errors == 0 && expect "replace-f-$k" paths == 0 && at_least "replace-f-$k" $((100 * np))
+        expect "replace-f-$k" errors == 0 && expect "replace-f-$k" signature_keyed == 0 && at_least "replace-f-$k" $((100 * np))
+    run "replace-split-$k" $other PAPCOLL_MODE=replace "${forced[@]}" -- "$T/split_c" --iters 2 &&
+        expect "replace-split-$k" errors == 0 && expect "replace-split-$k" differ == 0 &&
+        [[ $(handled "replace-split-$k") -eq $(($(split_calls $other) - 40 * other)) ]] ||
+        fail "replace-split-$k: $(handled "replace-split-$k") rank-calls through papcoll"
     run "replace-py-$k" $other PAPCOLL_MODE=replace "${forced[@]}" -- $PY "$ROOT/tests/pmpi/check_py.py" &&
         expect "replace-py-$k" errors == 0 && at_least "replace-py-$k" $((100 * other))
 done
@@ -186,7 +231,7 @@ done
 run stable-4 4 PAPCOLL_MODE=replace PAPCOLL_AGREE=stable:4 PAPCOLL_SITE_DEPTH=2 -- "$T/check_c" --iters 16 &&
     expect stable-4 trusted ">=" 100 && expect stable-4 mispredicted ">=" 2 && expect stable-4 check_failed ">=" 4
 run depth0-3 3 PAPCOLL_SITE_DEPTH=0 PAPCOLL_MODE=replace -- "$T/check_c" &&
-    expect depth0-3 agreed == 0 && expect depth0-3 paths == 0 && expect depth0-3 signature ">=" 500
+    expect depth0-3 agreed == 0 && expect depth0-3 differ == 0 && expect depth0-3 signature ">=" 500
 run bad-config 3 PAPCOLL_MODE=bogus -- "$T/check_c" && expect bad-config off ">=" 500 &&
     { grep -q "papcoll_pmpi: PAPCOLL_MODE='bogus' is not trace, replace or off; interposer off" "$TMP/bad-config.log" ||
         fail "bad-config: no error line"; }

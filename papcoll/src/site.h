@@ -103,7 +103,7 @@ struct papcoll_site {
     papcoll_ctx_t *ctx;
     papcoll_site_t *next; /* in ctx->sites */
     int id;               /* creation index in the context */
-    char name[64];
+    char name[128];
     papcoll_op_t op;
     papcoll__policy_t policy;
     MPI_Comm mcomm;       /* monitor communicator of this site */

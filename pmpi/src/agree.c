@@ -16,9 +16,12 @@
  * all ranks whether any rank missed.  It completes when the next window is
  * posted: then the window's edges lose their streak, and the calls after
  * them are agreed again.  Every other call is *agreed*: a blocking
- * MPI_Allreduce of (key, ~key) with MPI_MAX on our duplicate gives the
- * maximum and the minimum key; equal means one site for everybody, else the
- * call passes through on every rank.
+ * MPI_Allreduce of (path, ~path, sig, ~sig) with MPI_MAX on our duplicate
+ * gives the maximum and the minimum of both keys.  Equal path keys mean one
+ * call site for everybody: the site of that key.  Else equal signatures
+ * (the root called from one line, the others from another) give the site
+ * of the signature.  Else the ranks passed different ops, roots or sizes,
+ * and the call passes through on every rank for PMPI to judge.
  *
  * In trace mode the program's collective runs through PMPI on its own
  * communicator whatever the site, so the agreement need not come first:
@@ -26,6 +29,12 @@
  * (ip_agree_post), completed when the next window is full (ip_agree_complete,
  * then ip_agree_result per call; PAPCOLL_AGREE=stable:N concerns replace
  * mode only).
+ *
+ * Several places with one signature (two root/non-root pairs of gathers of
+ * the same size and root, say) share the signature's site.  That is still
+ * correct: a site is only a name and a history of calls, and every rank runs
+ * the same sequence of calls on it; the pairs' arrival histories are merged,
+ * so the predictions of PAP-aware algorithms follow both.
  *
  * No rank can be left waiting: whether a call is trusted, and when a check
  * is posted or completed, is a function of the shared state and of the
@@ -104,11 +113,11 @@ static void check_post(ip_comm_t *pc)
     memset(&pc->win, 0, sizeof pc->win);
 }
 
-static int trusted(ip_comm_t *pc, int idx, uint64_t key)
+static int trusted(ip_comm_t *pc, int idx, uint64_t path)
 {
     ip_window_t *w = &pc->win;
 
-    if (pc->sites[idx].key != key) {
+    if (pc->sites[idx].mine != path) {
         ip_count(IP_CNT_MISPREDICTED, 1);
         w->mismatch = 1;
     }
@@ -120,11 +129,11 @@ static int trusted(ip_comm_t *pc, int idx, uint64_t key)
     return idx;
 }
 
-/* PAPCOLL_SITE_DEPTH=0: the key holds op, root and size only, which every
- * rank of a correct program passes alike, so no agreement is needed. */
-static int by_signature(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long bytes, ip_pass_t *why)
+/* PAPCOLL_SITE_DEPTH=0: the site is the signature, which every rank of a
+ * correct program passes alike, so no agreement is needed. */
+static int by_signature(ip_comm_t *pc, const ip_call_t *c, const ip_key_t *k, long long bytes, ip_pass_t *why)
 {
-    int idx = -1, r = ip_comm_site(pc, c, key, bytes, &idx);
+    int idx = -1, r = ip_comm_site(pc, c, IP_SITE_SIGNATURE, k, bytes, &idx);
 
     ip_count(IP_CNT_SIGNATURE, 1);
     if (r != 0) {
@@ -134,21 +143,24 @@ static int by_signature(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long lo
     return idx;
 }
 
-/* The outcome of an agreement (m: the MPI_MAX of (key, ~key), r: its
- * return code): the site index, or -1 with *why. */
-static int outcome(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long bytes, int r,
+/* The outcome of an agreement (m: the MPI_MAX of (path, ~path, sig, ~sig),
+ * r: its return code): the site index, or -1 with *why. */
+static int outcome(ip_comm_t *pc, const ip_call_t *c, const ip_key_t *k, long long bytes, int r,
                    const unsigned long long *m, ip_pass_t *why)
 {
+    ip_kind_t kind = IP_SITE_PATH;
     int idx = -1;
 
     ip_count(IP_CNT_AGREED, 1);
-    if (r != MPI_SUCCESS || m[0] != ~m[1]) { /* max key != min key */
-        *why = IP_PASS_PATHS;
-        ip_comm_diverged(pc, c, key, bytes);
+    if (r == MPI_SUCCESS && m[0] != ~m[1]) /* max path != min path */
+        kind = IP_SITE_SIGNATURE;
+    if (r != MPI_SUCCESS || (kind == IP_SITE_SIGNATURE && m[2] != ~m[3])) {
+        *why = IP_PASS_DIFFER;
+        ip_comm_diverged(pc, c, k->path, bytes);
         link_agreed(pc, -1);
         return -1;
     }
-    r = ip_comm_site(pc, c, key, bytes, &idx);
+    r = ip_comm_site(pc, c, kind, k, bytes, &idx);
     if (r != 0) {
         *why = (ip_pass_t)(r - 1);
         link_agreed(pc, r - 1 == IP_PASS_NOSITE ? idx : -1);
@@ -160,22 +172,22 @@ static int outcome(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long by
 
 /*
  * The site index of this call, or -1 with *why when every rank passes it
- * through.  key: this rank's stack ID mixed with op, root and bytes.
+ * through.
  */
-int ip_agree(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long bytes, ip_pass_t *why)
+int ip_agree(ip_comm_t *pc, const ip_call_t *c, const ip_key_t *k, long long bytes, ip_pass_t *why)
 {
-    unsigned long long v[2] = {key, ~key}, m[2];
+    unsigned long long v[4] = {k->path, ~k->path, k->sig, ~k->sig}, m[4];
     int idx, r;
     double t0;
 
-    if (ip_g.cfg.depth == 0) /* the key is the call's signature: the same everywhere */
-        return by_signature(pc, c, key, bytes, why);
+    if (ip_g.cfg.depth == 0)
+        return by_signature(pc, c, k, bytes, why);
     if ((idx = predicted(pc, c, bytes)) >= 0)
-        return trusted(pc, idx, key);
+        return trusted(pc, idx, k->path);
     t0 = PMPI_Wtime();
-    r = PMPI_Allreduce(v, m, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, pc->dup);
+    r = PMPI_Allreduce(v, m, 4, MPI_UNSIGNED_LONG_LONG, MPI_MAX, pc->dup);
     ip_time_agree(PMPI_Wtime() - t0, 1);
-    return outcome(pc, c, key, bytes, r, m, why);
+    return outcome(pc, c, k, bytes, r, m, why);
 }
 
 /* Trace mode: the agreement on the keys of a full window of calls starts,
@@ -186,13 +198,15 @@ void ip_agree_post(ip_comm_t *pc, ip_window_trace_t *w)
     int i;
 
     for (i = 0; i < w->n; i++) {
-        w->in[2 * i] = w->call[i].key;
-        w->in[2 * i + 1] = ~w->call[i].key;
+        w->in[4 * i] = w->call[i].key.path;
+        w->in[4 * i + 1] = ~w->call[i].key.path;
+        w->in[4 * i + 2] = w->call[i].key.sig;
+        w->in[4 * i + 3] = ~w->call[i].key.sig;
     }
     w->rc = MPI_SUCCESS;
     w->req = MPI_REQUEST_NULL;
     if (ip_g.cfg.depth > 0)
-        w->rc = PMPI_Iallreduce(w->in, w->out, 2 * w->n, MPI_UNSIGNED_LONG_LONG, MPI_MAX, pc->dup, &w->req);
+        w->rc = PMPI_Iallreduce(w->in, w->out, 4 * w->n, MPI_UNSIGNED_LONG_LONG, MPI_MAX, pc->dup, &w->req);
 }
 
 /* Trace mode: the window's agreement completes. */
@@ -211,8 +225,8 @@ int ip_agree_result(ip_comm_t *pc, ip_window_trace_t *w, int i, ip_pass_t *why)
     const ip_traced_t *t = &w->call[i];
 
     if (ip_g.cfg.depth == 0)
-        return by_signature(pc, &t->c, t->key, t->obs.bytes, why);
-    return outcome(pc, &t->c, t->key, t->obs.bytes, w->rc, &w->out[2 * i], why);
+        return by_signature(pc, &t->c, &t->key, t->obs.bytes, why);
+    return outcome(pc, &t->c, &t->key, t->obs.bytes, w->rc, &w->out[4 * i], why);
 }
 
 /* Before the communicator's state goes: the last window and the check in

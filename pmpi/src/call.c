@@ -171,7 +171,7 @@ static void record_window(ip_comm_t *pc, ip_window_trace_t *w)
     for (i = 0; i < w->n; i++) {
         const ip_traced_t *t = &w->call[i];
 
-        why = IP_PASS_PATHS;
+        why = IP_PASS_DIFFER;
         if ((idx = ip_agree_result(pc, w, i, &why)) < 0) {
             ip_count(why, 1);
             continue;
@@ -184,6 +184,7 @@ static void record_window(ip_comm_t *pc, ip_window_trace_t *w)
             continue;
         }
         ip_count(IP_CNT_OP0 + (int)t->c.op, 1);
+        ip_count(IP_CNT_KIND0 + (int)pc->sites[idx].kind, 1);
     }
     w->n = 0;
 }
@@ -208,7 +209,7 @@ void ip_trace_flush(ip_comm_t *pc)
         record_window(pc, &pc->tw[1 - pc->fill]);
 }
 
-static int traced(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long bytes, double arrival)
+static int traced(ip_comm_t *pc, const ip_call_t *c, const ip_key_t *key, long long bytes, double arrival)
 {
     const adapter_t *a = &adapters[c->op];
     ip_window_trace_t *w = &pc->tw[pc->fill];
@@ -227,7 +228,7 @@ static int traced(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long byt
         PMPI_Type_get_name(type, t->type_name, &len);
     t->obs.datatype = t->type_name;
     t->c = *c;
-    t->key = key;
+    t->key = *key;
     if (++w->n == IP_TRACE_WINDOW)
         window_full(pc);
     ip_inside--;
@@ -243,15 +244,16 @@ static int handled(ip_comm_t *pc, const ip_call_t *c)
     int count = 0;
     MPI_Datatype type = a->block(c, pc->rank, &count);
     long long bytes = type_bytes(count, type);
-    uint64_t key = mix64((ip_g.cfg.depth > 0 ? ip_site_key(c->caller, ip_g.cfg.depth) : 0) ^
-                         mix64(((uint64_t)c->op << 56) ^ ((uint64_t)(uint32_t)c->root << 24) ^ (uint64_t)bytes));
-    ip_pass_t why = IP_PASS_PATHS;
+    ip_key_t key;
+    ip_pass_t why = IP_PASS_DIFFER;
     ip_site_t *s;
     int idx, rc;
 
+    key.sig = mix64(((uint64_t)c->op << 56) ^ ((uint64_t)(uint32_t)c->root << 24) ^ (uint64_t)bytes);
+    key.path = mix64((ip_g.cfg.depth > 0 ? ip_site_key(c->caller, ip_g.cfg.depth) : 0) ^ key.sig);
     if (ip_g.cfg.mode == IP_MODE_TRACE)
-        return traced(pc, c, key, bytes, arrival);
-    idx = ip_agree(pc, c, key, bytes, &why);
+        return traced(pc, c, &key, bytes, arrival);
+    idx = ip_agree(pc, c, &key, bytes, &why);
     if (idx < 0) {
         ip_inside--;
         return pass(c, why);
@@ -264,6 +266,7 @@ static int handled(ip_comm_t *pc, const ip_call_t *c)
     ip_inside--;
     if (rc == PAPCOLL_OK) {
         ip_count(IP_CNT_OP0 + (int)c->op, 1);
+        ip_count(IP_CNT_KIND0 + (int)s->kind, 1);
         return MPI_SUCCESS;
     }
     return mpi_error(c, s, rc);

@@ -146,7 +146,8 @@ static ip_comm_t *create(MPI_Comm comm)
     ip_comm_t *pc = calloc(1, sizeof *pc);
     int ok, all = 0, cmp = MPI_UNEQUAL;
 
-    if (pc != NULL && (pc->sites = calloc((size_t)ip_g.cfg.max_sites, sizeof *pc->sites)) == NULL) {
+    if (pc != NULL &&
+        (pc->sites = calloc((size_t)ip_g.cfg.max_sites + PAPCOLL_OP_COUNT, sizeof *pc->sites)) == NULL) {
         free(pc);
         pc = NULL;
     }
@@ -192,50 +193,117 @@ ip_comm_t *ip_comm_get(MPI_Comm comm)
     return create(comm);
 }
 
-/* "reduce@prog+0x1a2b/r0/8B", "/h<hash>" added when deeper frames count,
- * "reduce/r0/8B" when sites are signatures (PAPCOLL_SITE_DEPTH=0). */
-static void site_name(const ip_call_t *c, uint64_t key, long long bytes, char *buf, size_t len)
+/* "reduce@prog+0x1a2b/r0/8B" (PATH; "/h<hash>" added when deeper frames
+ * count), "reduce/r0/8B" (SIGNATURE, then where the ranks called from),
+ * "reduce@overflow" (OVERFLOW). */
+static void site_name(const ip_call_t *c, ip_kind_t kind, uint64_t key, long long bytes, char *buf, size_t len)
 {
     char where[48];
     size_t n;
 
-    if (ip_g.cfg.depth > 0)
+    if (kind == IP_SITE_OVERFLOW) {
+        snprintf(buf, len, "%s@overflow", papcoll_op_name(c->op));
+        return;
+    }
+    if (kind == IP_SITE_PATH)
         ip_site_label(c->caller, where, sizeof where);
-    n = (size_t)snprintf(buf, len, "%s%s%s", papcoll_op_name(c->op), ip_g.cfg.depth > 0 ? "@" : "",
-                         ip_g.cfg.depth > 0 ? where : "");
+    n = (size_t)snprintf(buf, len, "%s%s%s", papcoll_op_name(c->op), kind == IP_SITE_PATH ? "@" : "",
+                         kind == IP_SITE_PATH ? where : "");
     if (n < len && c->root >= 0)
         n += (size_t)snprintf(buf + n, len - n, "/r%d", c->root);
     if (n < len)
         n += (size_t)snprintf(buf + n, len - n, "/%lldB", bytes);
-    if (n < len && ip_g.cfg.depth > 1)
+    if (n < len && kind == IP_SITE_PATH && ip_g.cfg.depth > 1)
         snprintf(buf + n, len - n, "/h%06llx", (unsigned long long)(key >> 40));
 }
 
 /*
- * The site of an agreed key (the same on every rank): found, or created
- * (collective over the context), or refused with the site limit.  Returns 0
+ * A signature site's name ends with where its ranks called from, e.g.
+ * " [root at gather2+0x2585, others at +0x267e]": the root's place (rank 0's
+ * for allreduce), then the other ranks' distinct places, each shortened to
+ * its offset when in the same module as the first.  Collective over the
+ * duplicate: every rank creates the site at the same agreed call.
+ */
+#define IP_LABEL 48
+static void name_places(ip_comm_t *pc, const ip_call_t *c, char *buf, size_t len)
+{
+    char mine[IP_LABEL] = "", *all = malloc((size_t)pc->size * IP_LABEL);
+    const char *first, *l, *plus;
+    int r0 = c->root >= 0 ? c->root : 0, i, j, shown = 0;
+    size_t n = strlen(buf), mod;
+
+    ip_site_label(c->caller, mine, sizeof mine);
+    if (PMPI_Allgather(mine, IP_LABEL, MPI_CHAR, all, all ? IP_LABEL : 0, MPI_CHAR, pc->dup) != MPI_SUCCESS ||
+        all == NULL) { /* the name only: the site works without it */
+        free(all);
+        return;
+    }
+    first = all + (size_t)r0 * IP_LABEL;
+    plus = strchr(first, '+');
+    mod = plus ? (size_t)(plus - first) : 0;
+    n += (size_t)snprintf(buf + n, n < len ? len - n : 0, " [%s at %s", c->root >= 0 ? "root" : "rank 0", first);
+    for (i = 0; i < pc->size && n < len; i++) {
+        l = all + (size_t)i * IP_LABEL;
+        for (j = 0; j < i && (j == r0 || strcmp(all + (size_t)j * IP_LABEL, l) != 0); j++)
+            ;
+        if (i == r0 || j < i) /* the root, or a place already shown */
+            continue;
+        if (mod > 0 && strncmp(l, first, mod) == 0 && l[mod] == '+')
+            l += mod;
+        n += (size_t)snprintf(buf + n, len - n, "%s%s", shown++ ? ", " : ", others at ", l);
+    }
+    if (n < len)
+        snprintf(buf + n, len - n, "]");
+    free(all);
+}
+
+static int find_site(const ip_comm_t *pc, ip_kind_t kind, uint64_t key)
+{
+    int i;
+
+    for (i = 0; i < pc->nsites; i++)
+        if (pc->sites[i].key == key && pc->sites[i].kind == kind)
+            return i;
+    return -1;
+}
+
+/*
+ * The site of an agreed call (the same on every rank): PATH sites by the
+ * path key, SIGNATURE sites by the signature; found, or created (collective
+ * over the context).  Once the communicator has PAPCOLL_MAX_SITES sites, a
+ * new one is the op's OVERFLOW site instead, created on its first use: the
+ * calls of every later place share it (their roots and sizes vary per call,
+ * which papcoll sites handle, and the trace keeps them per call).  Returns 0
  * with *idx, or a ip_pass_t reason + 1.
  */
-int ip_comm_site(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long bytes, int *idx)
+int ip_comm_site(ip_comm_t *pc, const ip_call_t *c, ip_kind_t kind, const ip_key_t *k, long long bytes, int *idx)
 {
+    uint64_t key = kind == IP_SITE_PATH ? k->path : k->sig;
     ip_site_t *s;
     int i, rc;
 
-    for (i = 0; i < pc->nsites; i++)
-        if (pc->sites[i].key == key) {
-            *idx = i;
-            return pc->sites[i].site != NULL ? 0 : IP_PASS_NOSITE + 1;
-        }
-    if (pc->nsites >= pc->cap)
-        return IP_PASS_LIMIT + 1;
+    if ((i = find_site(pc, kind, key)) < 0 && pc->nsites >= pc->cap) {
+        kind = IP_SITE_OVERFLOW;
+        key = (uint64_t)c->op;
+        i = find_site(pc, kind, key);
+    }
+    if (i >= 0) {
+        *idx = i;
+        pc->sites[i].mine = k->path;
+        return pc->sites[i].site != NULL ? 0 : IP_PASS_NOSITE + 1;
+    }
     s = &pc->sites[pc->nsites];
     memset(s, 0, sizeof *s);
     s->key = key;
+    s->mine = k->path;
+    s->kind = kind;
     s->op = c->op;
     s->root = c->root;
     s->bytes = bytes;
     s->next = -1;
-    site_name(c, key, bytes, s->name, sizeof s->name);
+    site_name(c, kind, key, bytes, s->name, sizeof s->name);
+    if (kind == IP_SITE_SIGNATURE && ip_g.cfg.depth > 0)
+        name_places(pc, c, s->name, sizeof s->name);
     rc = papcoll_site_create(pc->ctx, s->name, c->op, ip_g.cfg.mode == IP_MODE_TRACE ? "fixed:mpi" : NULL,
                              &s->site);
     if (rc != PAPCOLL_OK && pc->rank == 0)
@@ -259,7 +327,7 @@ void ip_comm_diverged(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long
     if (i == pc->ndiverged) {
         pc->ndiverged++;
         pc->diverged[i].key = key;
-        site_name(c, key, bytes, pc->diverged[i].name, sizeof pc->diverged[i].name);
+        site_name(c, IP_SITE_PATH, key, bytes, pc->diverged[i].name, sizeof pc->diverged[i].name);
     }
     pc->diverged[i].calls++;
 }
@@ -301,7 +369,7 @@ static void note_summary(const ip_comm_t *pc, int trace_rc)
         ip_summary_note(line);
     }
     for (i = 0; i < pc->ndiverged; i++) {
-        snprintf(line, sizeof line, "  paths differ at %-38s %8ld calls  (PMPI; the site on rank 0)\n",
+        snprintf(line, sizeof line, "  calls differ at %-38s %8ld calls  (PMPI; the place on rank 0)\n",
                  pc->diverged[i].name, pc->diverged[i].calls);
         ip_summary_note(line);
     }

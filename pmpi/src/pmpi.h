@@ -53,10 +53,9 @@ typedef struct {
  * summary's lines.
  */
 #define IP_REASONS(XX)                                                                              \
-    XX(PATHS, "paths differ", "ranks reached the call from different call sites (agreement)")       \
+    XX(DIFFER, "calls differ", "ranks passed different ops, roots or byte counts (agreement)")       \
     XX(INTERCOMM, "intercommunicator", "collective on an intercommunicator")                         \
     XX(SMALL, "small communicator", "fewer ranks than PAPCOLL_MIN_RANKS")                            \
-    XX(LIMIT, "site limit", "the communicator had PAPCOLL_MAX_SITES call sites already")             \
     XX(NOCONTEXT, "no context", "the papcoll context of the communicator could not be created")       \
     XX(NOSITE, "no site", "papcoll_site_create failed for the call site")                              \
     XX(OFF, "mode off", "PAPCOLL_MODE=off, or the configuration was refused at MPI_Init")
@@ -68,11 +67,25 @@ typedef enum {
         IP_PASS_COUNT
 } ip_pass_t;
 
+/* A call's keys.  path: this rank's stack ID mixed with the signature;
+ * sig: the signature alone (op, root, bytes of one rank's block), which
+ * every rank of a correct program computes alike. */
+typedef struct {
+    uint64_t path, sig;
+} ip_key_t;
+
+/* How a site was identified (docs/pmpi.md, "Call sites"):
+ *   PATH       every rank called from the same place;
+ *   SIGNATURE  by the signature alone: the ranks called from different places
+ *              with one signature, or PAPCOLL_SITE_DEPTH=0;
+ *   OVERFLOW   the op's shared site once PAPCOLL_MAX_SITES sites exist. */
+typedef enum { IP_SITE_PATH, IP_SITE_SIGNATURE, IP_SITE_OVERFLOW, IP_SITE_KINDS } ip_kind_t;
+
 /* Counters of this process (summary.c); every rank counts its own calls. */
 typedef enum {
     IP_CNT_NESTED = IP_PASS_COUNT, /* MPI calls made from inside the interposer */
     IP_CNT_AGREED,                 /* calls decided by a blocking agreement */
-    IP_CNT_SIGNATURE,              /* calls whose site is their signature (depth 0) */
+    IP_CNT_SIGNATURE,              /* calls whose site is their signature without agreement (depth 0) */
     IP_CNT_TRUSTED,                /* calls run on a predicted site without one */
     IP_CNT_MISPREDICTED,           /* trusted calls this rank reached from another site */
     IP_CNT_CHECKS,                 /* checks of trusted calls (non-blocking allreduces) */
@@ -80,7 +93,8 @@ typedef enum {
     IP_CNT_COMMS,                  /* communicators with a papcoll context */
     IP_CNT_SITES,                  /* call sites created */
     IP_CNT_ERRORS,                 /* papcoll calls that returned an error */
-    IP_CNT_OP0                     /* then one per op: calls run through papcoll */
+    IP_CNT_KIND0,                  /* then one per ip_kind_t: calls run on sites of that kind */
+    IP_CNT_OP0 = IP_CNT_KIND0 + IP_SITE_KINDS /* then one per op: calls run through papcoll */
 } ip_counter_t;
 #define IP_NCOUNTERS (IP_CNT_OP0 + PAPCOLL_OP_COUNT)
 
@@ -101,7 +115,9 @@ typedef struct {
 
 /* A call site of a communicator (comm.c, agree.c). */
 typedef struct {
-    uint64_t key;         /* stack ID mixed with op, root and bytes */
+    uint64_t key;         /* the agreed key: path, signature, or the op's overflow key */
+    uint64_t mine;        /* this rank's path key at the site's last agreed call */
+    ip_kind_t kind;
     papcoll_site_t *site; /* NULL: creation failed, its calls pass through */
     papcoll_op_t op;
     int root;
@@ -110,7 +126,7 @@ typedef struct {
     int streak; /* consecutive agreed calls that confirmed next */
     long calls; /* calls run on the site on this rank */
     const char *algo; /* the site's algorithm when it was freed (summary) */
-    char name[64];
+    char name[128];
 } ip_site_t;
 
 /* Checks of trusted calls: a window of calls, then one MPI_Iallreduce. */
@@ -134,14 +150,14 @@ typedef struct {
 #define IP_TRACE_WINDOW 16
 typedef struct {
     ip_call_t c;         /* op, root and caller name the site; no buffer or handle is used */
-    uint64_t key;
+    ip_key_t key;
     papcoll_observed_t obs;
     char type_name[MPI_MAX_OBJECT_NAME];
 } ip_traced_t;
 typedef struct {
     ip_traced_t call[IP_TRACE_WINDOW];
     int n;
-    unsigned long long in[2 * IP_TRACE_WINDOW], out[2 * IP_TRACE_WINDOW]; /* (key, ~key) per call */
+    unsigned long long in[4 * IP_TRACE_WINDOW], out[4 * IP_TRACE_WINDOW]; /* ip_agree's 4 words per call */
     MPI_Request req;
     int rc;
 } ip_window_trace_t;
@@ -155,7 +171,7 @@ typedef struct ip_comm {
     paptrace_t *trace;    /* NULL: not traced */
     char path[1100];      /* the trace file, "" = none */
     char label[96];       /* e.g. "MPI_COMM_WORLD (4 ranks)" */
-    ip_site_t *sites;
+    ip_site_t *sites;     /* cap + PAPCOLL_OP_COUNT: room for the overflow sites */
     int nsites, cap;
     int prev;             /* site of the previous call (agreed or trusted), -1 */
     ip_window_t win;      /* the window being filled */
@@ -208,11 +224,11 @@ void ip_site_label(void *caller, char *buf, size_t len);
 int ip_comm_keyval(void);
 ip_comm_t *ip_comm_get(MPI_Comm comm);
 void ip_comm_release_all(void);
-int ip_comm_site(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long bytes, int *idx);
+int ip_comm_site(ip_comm_t *pc, const ip_call_t *c, ip_kind_t kind, const ip_key_t *k, long long bytes, int *idx);
 void ip_comm_diverged(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long bytes);
 
 /* agree.c */
-int ip_agree(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long bytes, ip_pass_t *why);
+int ip_agree(ip_comm_t *pc, const ip_call_t *c, const ip_key_t *k, long long bytes, ip_pass_t *why);
 void ip_agree_post(ip_comm_t *pc, ip_window_trace_t *w);
 void ip_agree_complete(ip_window_trace_t *w);
 int ip_agree_result(ip_comm_t *pc, ip_window_trace_t *w, int i, ip_pass_t *why);

@@ -102,8 +102,8 @@ static void print_reasons(FILE *o, const long long *c)
     fprintf(o, "papcoll_pmpi:   passed to PMPI untouched %12lld\n", passed);
     for (i = 0; i < IP_PASS_COUNT; i++) {
         fprintf(o, "papcoll_pmpi:     %-20s %12lld  %s", labels[i], c[i], texts[i]);
-        if (i == IP_PASS_SMALL || i == IP_PASS_LIMIT)
-            fprintf(o, " (%d)", i == IP_PASS_SMALL ? ip_g.cfg.min_ranks : ip_g.cfg.max_sites);
+        if (i == IP_PASS_SMALL)
+            fprintf(o, " (%d)", ip_g.cfg.min_ranks);
         fputc('\n', o);
     }
 }
@@ -123,10 +123,12 @@ static void print_counts(FILE *o, const long long *c)
         key[j] = '\0';
         fprintf(o, " %s=%lld", key, c[i]);
     }
+    fprintf(o, " path_keyed=%lld signature_keyed=%lld overflow=%lld", c[IP_CNT_KIND0 + IP_SITE_PATH],
+            c[IP_CNT_KIND0 + IP_SITE_SIGNATURE], c[IP_CNT_KIND0 + IP_SITE_OVERFLOW]);
     fprintf(o, " nested=%lld agreed=%lld signature=%lld trusted=%lld mispredicted=%lld checks=%lld"
                     " check_failed=%lld comms=%lld sites=%lld errors=%lld\n",
-            c[IP_CNT_NESTED], c[IP_CNT_AGREED], c[IP_CNT_SIGNATURE], c[IP_CNT_TRUSTED], c[IP_CNT_MISPREDICTED], c[IP_CNT_CHECKS],
-            c[IP_CNT_CHECK_FAILED], c[IP_CNT_COMMS], c[IP_CNT_SITES], c[IP_CNT_ERRORS]);
+            c[IP_CNT_NESTED], c[IP_CNT_AGREED], c[IP_CNT_SIGNATURE], c[IP_CNT_TRUSTED], c[IP_CNT_MISPREDICTED],
+            c[IP_CNT_CHECKS], c[IP_CNT_CHECK_FAILED], c[IP_CNT_COMMS], c[IP_CNT_SITES], c[IP_CNT_ERRORS]);
 }
 
 static void print_human(FILE *o, const long long *c, const double *ns, int size)
@@ -144,6 +146,13 @@ static void print_human(FILE *o, const long long *c, const double *ns, int size)
     for (i = 0; i < PAPCOLL_OP_COUNT; i++)
         fprintf(o, "%s%s %lld", i ? ", " : "", papcoll_op_name((papcoll_op_t)i), c[IP_CNT_OP0 + i]);
     fprintf(o, ")\n");
+    fprintf(o, "papcoll_pmpi:     on path-keyed sites    %12lld  every rank called from the same place\n",
+            c[IP_CNT_KIND0 + IP_SITE_PATH]);
+    fprintf(o, "papcoll_pmpi:     on signature sites     %12lld  %s\n", c[IP_CNT_KIND0 + IP_SITE_SIGNATURE],
+            ip_g.cfg.depth > 0 ? "the ranks called from different places (e.g. root and others)"
+                               : "sites by op, root and size (PAPCOLL_SITE_DEPTH=0)");
+    fprintf(o, "papcoll_pmpi:     on overflow sites      %12lld  places past PAPCOLL_MAX_SITES (%d), one site per op\n",
+            c[IP_CNT_KIND0 + IP_SITE_OVERFLOW], ip_g.cfg.max_sites);
     print_reasons(o, c);
     if (ip_g.cfg.mode == IP_MODE_TRACE)
         snprintf(how, sizeof how, "in windows of %d calls, overlapped: the wait", IP_TRACE_WINDOW);

@@ -236,7 +236,8 @@ void paptrace_reader_only(void);
 
 void paptrace_file_free(paptrace_file_t **f);
 
-/** The site called name, or NULL. */
+/** The site called name, or NULL; a signature site of the interposer also by
+ *  its name without the bracketed places ("gather/r0/96B"). */
 const paptrace_site_t *paptrace_find_site(const paptrace_file_t *f, const char *name);
 
 /**

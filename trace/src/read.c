@@ -560,12 +560,18 @@ void paptrace_file_free(paptrace_file_t **fp)
     *fp = NULL;
 }
 
+/* By the full name, or by the part before " [" of a signature site's name
+ * (the interposer's "gather/r0/96B [root at ..., others at ...]"). */
 const paptrace_site_t *paptrace_find_site(const paptrace_file_t *f, const char *name)
 {
+    size_t n = strlen(name);
     int i;
 
     for (i = 0; i < f->nsites; i++)
         if (strcmp(f->sites[i].name, name) == 0)
+            return &f->sites[i];
+    for (i = 0; i < f->nsites; i++)
+        if (strncmp(f->sites[i].name, name, n) == 0 && strncmp(f->sites[i].name + n, " [", 2) == 0)
             return &f->sites[i];
     return NULL;
 }

@@ -235,6 +235,13 @@ run depth0-3 3 PAPCOLL_SITE_DEPTH=0 PAPCOLL_MODE=replace -- "$T/check_c" &&
 run bad-config 3 PAPCOLL_MODE=bogus -- "$T/check_c" && expect bad-config off ">=" 500 &&
     { grep -q "papcoll_pmpi: PAPCOLL_MODE='bogus' is not trace, replace or off; interposer off" "$TMP/bad-config.log" ||
         fail "bad-config: no error line"; }
+# The policy names are papcoll's: auto is accepted, tune is refused with papcoll's reason.
+run policy-auto 3 PAPCOLL_MODE=replace PAPCOLL_GATHER_ALGORITHM=auto -- "$T/split_c" --iters 2 &&
+    expect policy-auto off == 0 && expect policy-auto gather ">=" 33
+run policy-tune 3 PAPCOLL_MODE=replace PAPCOLL_GATHER_ALGORITHM=tune -- "$T/split_c" --iters 2 &&
+    expect policy-tune off == 120 &&
+    { grep -q "papcoll_pmpi: PAPCOLL_GATHER_ALGORITHM='tune': policy 'tune': no online tuner.*interposer off" \
+        "$TMP/policy-tune.log" || fail "policy-tune: no error line"; }
 run bad-trace 3 PAPCOLL_TRACE="$TMP/no/such/dir/t.h5" -- "$T/check_c" && at_least bad-trace 600 &&
     { grep -q "papcoll_pmpi: trace '$TMP/no/such/dir/t.h5' for MPI_COMM_WORLD (3 ranks): .*; its calls are not recorded" \
         "$TMP/bad-trace.log" || fail "bad-trace: no error line for the missing directory"; }

@@ -142,6 +142,16 @@ int papcoll_algo_find(papcoll_op_t op, const char *name);
  */
 const char *papcoll_algo_list(papcoll_op_t op, char *buf, size_t len);
 
+/**
+ * Checks a policy text for op as papcoll_site_create parses it, without a
+ * context (local; a rules file is read): PAPCOLL_OK, PAPCOLL_ERR_ALGO for an
+ * unknown algorithm, PAPCOLL_ERR_POLICY for the rest, with why in err.
+ * *algo gets the algorithm a fixed policy names, -1 for a policy that
+ * chooses per call (rules, auto).  For interposers and launchers that
+ * check settings before any collective.
+ */
+int papcoll_policy_check(papcoll_op_t op, const char *policy, int *algo, char *err, size_t errlen);
+
 /** Options of papcoll_init; zero-initialise and set what you need. */
 typedef struct {
     /** INI file with a [papcoll] section, or NULL (then $PAPCOLL_CONFIG). */

@@ -255,6 +255,25 @@ const char *papcoll_site_policy(const papcoll_site_t *site)
     return site ? site->policy.text : NULL;
 }
 
+int papcoll_policy_check(papcoll_op_t op, const char *policy, int *algo, char *err, size_t errlen)
+{
+    papcoll__policy_t *p;
+    int rc;
+
+    *algo = -1;
+    if ((unsigned)op >= PAPCOLL_OP_COUNT)
+        return PAPCOLL_ERR_INVAL;
+    if ((p = malloc(sizeof *p)) == NULL) /* a rules table is large for the stack */
+        return PAPCOLL_ERR_NOMEM;
+    rc = papcoll__policy_parse(op, policy, p);
+    if (rc == PAPCOLL_OK && p->kind == PAPCOLL__POLICY_FIXED)
+        *algo = p->algo;
+    if (errlen > 0)
+        snprintf(err, errlen, "%s", rc == PAPCOLL_ERR_ALGO ? "no such algorithm" : p->err);
+    free(p);
+    return rc;
+}
+
 int papcoll_site_set_algo(papcoll_site_t *site, const char *policy)
 {
     papcoll__policy_t *p;

@@ -74,22 +74,19 @@ static int read_agree(ip_config_t *cfg, char *err, size_t errlen)
     return -1;
 }
 
-/* The algorithm a policy text names ("NAME" or "fixed:NAME"), -1 for
- * another kind of policy (papcoll judges it), -2 for an unknown name. */
-static int policy_algo(papcoll_op_t op, const char *text)
+/* The algorithm a policy text names ("NAME" or "fixed:NAME"), -1 for a
+ * policy that chooses per call, -2 for a policy papcoll refuses (why in
+ * err): papcoll's own parser, so the interposer accepts what it accepts. */
+static int policy_algo(papcoll_op_t op, const char *text, char *err, size_t errlen)
 {
-    const char *name = strncmp(text, "fixed:", 6) == 0 ? text + 6 : text;
-    int i;
+    int algo = -1;
 
-    if (name == text && strchr(text, ':') != NULL)
-        return -1;
-    i = papcoll_algo_find(op, name);
-    return i >= 0 ? i : -2;
+    return papcoll_policy_check(op, text, &algo, err, errlen) == PAPCOLL_OK ? algo : -2;
 }
 
 static int read_policies(ip_config_t *cfg, char *err, size_t errlen)
 {
-    char valid[512];
+    char valid[512], why[400];
     const char *v;
     int op;
 
@@ -97,10 +94,10 @@ static int read_policies(ip_config_t *cfg, char *err, size_t errlen)
         v = getenv(papcoll_op_env((papcoll_op_t)op));
         snprintf(cfg->policy[op], sizeof cfg->policy[op], "%s", v ? v : "");
         if (cfg->mode != IP_MODE_REPLACE || v == NULL || *v == '\0' ||
-            policy_algo((papcoll_op_t)op, v) != -2)
+            policy_algo((papcoll_op_t)op, v, why, sizeof why) != -2)
             continue;
-        snprintf(err, errlen, "%s='%s' names no %s algorithm (valid: %s)", papcoll_op_env((papcoll_op_t)op),
-                 v, papcoll_op_name((papcoll_op_t)op), papcoll_algo_list((papcoll_op_t)op, valid, sizeof valid));
+        snprintf(err, errlen, "%s='%s': %s (valid: %s, rules:FILE, auto[:RATIO])", papcoll_op_env((papcoll_op_t)op),
+                 v, why, papcoll_algo_list((papcoll_op_t)op, valid, sizeof valid));
         return -1;
     }
     return 0;
@@ -185,7 +182,7 @@ int ip_wants_multiple(const ip_config_t *cfg, char *why, size_t len)
     for (op = 0; op < PAPCOLL_OP_COUNT; op++) {
         const char *p = cfg->policy[op][0] ? cfg->policy[op] : papcoll_op_default((papcoll_op_t)op);
 
-        a = policy_algo((papcoll_op_t)op, p);
+        a = policy_algo((papcoll_op_t)op, p, NULL, 0);
         if (a >= 0 && !(papcoll_algo_flags((papcoll_op_t)op, a) & PAPCOLL_F_BACKGROUND))
             continue;
         want = 1;

@@ -44,7 +44,7 @@ typedef struct {
     int min_ranks;    /* PAPCOLL_MIN_RANKS */
     int max_sites;    /* PAPCOLL_MAX_SITES per communicator */
     int stable;       /* PAPCOLL_AGREE: 0 = every call, N = trust after N confirmations */
-    char policy[PAPCOLL_OP_COUNT][64]; /* replace mode: PAPCOLL_<OP>_ALGORITHM as given, "" = unset */
+    char policy[PAPCOLL_OP_COUNT][288]; /* replace mode: PAPCOLL_<OP>_ALGORITHM as given, "" = unset */
 } ip_config_t;
 
 /*

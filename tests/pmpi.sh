@@ -134,6 +134,10 @@ done
 "$PT" info "$TMP/s4.h5" >"$TMP/s4.info" 2>&1 || fail "paptrace info s4.h5: $(head -2 "$TMP/s4.info")"
 grep -qE '^ +0  gather/r0/96B \[root at split_c\+0x[0-9a-f]+, others at \+0x[0-9a-f]+\] .* 14  mpi x14$' "$TMP/s4.info" ||
     fail "s4.h5: no site 0 'gather/r0/96B [root at split_c+..., others at +...]' with 14 calls"
+# the attribute `places` of a signature site: the root's place, then the others'
+h5dump -a /sites/0/places "$TMP/s4.h5" 2>/dev/null | tr -d '\n ' |
+    grep -qE 'DATA\{\(0\):"split_c\+0x[0-9a-f]+","split_c\+0x[0-9a-f]+","split_c\+0x[0-9a-f]+",\(3\):"split_c\+0x[0-9a-f]+"\}' ||
+    fail "s4.h5: site 0 has no attribute places with 4 places"
 "$PT" pat "$TMP/s4.h5" --site gather/r0/96B >"$TMP/s4.pat" 2>"$TMP/err" || fail "paptrace pat s4.h5: $(cat "$TMP/err")"
 [[ $(grep -vc '^#' "$TMP/s4.pat") -eq 14 ]] || fail "s4.pat: $(grep -vc '^#' "$TMP/s4.pat") calls, expected 14"
 a=$(arrivals "$TMP/s4.pat")

@@ -243,6 +243,9 @@ papcoll_ctx_t *papcoll_ctx_from_comm(MPI_Comm comm);
 int papcoll_site_create(papcoll_ctx_t *ctx, const char *name, papcoll_op_t op,
                         const char *policy, papcoll_site_t **site);
 
+/** The site's creation index in its context (the trace's /sites/<id>), or -1. */
+int papcoll_site_id(const papcoll_site_t *site);
+
 /**
  * Binds the receive buffer the site's future calls will use (gather: the
  * root's recvbuf; scatter: a non-root rank's recvbuf; bcast: a non-root

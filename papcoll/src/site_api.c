@@ -255,6 +255,11 @@ const char *papcoll_site_policy(const papcoll_site_t *site)
     return site ? site->policy.text : NULL;
 }
 
+int papcoll_site_id(const papcoll_site_t *site)
+{
+    return site ? site->id : -1;
+}
+
 int papcoll_policy_check(papcoll_op_t op, const char *policy, int *algo, char *err, size_t errlen)
 {
     papcoll__policy_t *p;

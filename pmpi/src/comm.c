@@ -222,10 +222,11 @@ static void site_name(const ip_call_t *c, ip_kind_t kind, uint64_t key, long lon
  * " [root at gather2+0x2585, others at +0x267e]": the root's place (rank 0's
  * for allreduce), then the other ranks' distinct places, each shortened to
  * its offset when in the same module as the first.  Collective over the
- * duplicate: every rank creates the site at the same agreed call.
+ * duplicate: every rank creates the site at the same agreed call.  Returns
+ * every rank's place, IP_LABEL bytes each (NULL: the name stays without).
  */
 #define IP_LABEL 48
-static void name_places(ip_comm_t *pc, const ip_call_t *c, char *buf, size_t len)
+static char *name_places(ip_comm_t *pc, const ip_call_t *c, char *buf, size_t len)
 {
     char mine[IP_LABEL] = "", *all = malloc((size_t)pc->size * IP_LABEL);
     const char *first, *l, *plus;
@@ -236,7 +237,7 @@ static void name_places(ip_comm_t *pc, const ip_call_t *c, char *buf, size_t len
     if (PMPI_Allgather(mine, IP_LABEL, MPI_CHAR, all, all ? IP_LABEL : 0, MPI_CHAR, pc->dup) != MPI_SUCCESS ||
         all == NULL) { /* the name only: the site works without it */
         free(all);
-        return;
+        return NULL;
     }
     first = all + (size_t)r0 * IP_LABEL;
     plus = strchr(first, '+');
@@ -254,7 +255,24 @@ static void name_places(ip_comm_t *pc, const ip_call_t *c, char *buf, size_t len
     }
     if (n < len)
         snprintf(buf + n, len - n, "]");
-    free(all);
+    return all;
+}
+
+/* Rank 0 of a traced communicator: the places of a signature site go into
+ * its trace group (attribute `places`, one per rank). */
+static void trace_places(const ip_comm_t *pc, const ip_site_t *s, char *all)
+{
+    char **p;
+    int i;
+
+    if (all == NULL || pc->trace == NULL || s->site == NULL || pc->rank != 0 ||
+        (p = malloc((size_t)pc->size * sizeof *p)) == NULL)
+        return;
+    for (i = 0; i < pc->size; i++)
+        p[i] = all + (size_t)i * IP_LABEL;
+    if (paptrace_site_places(pc->trace, papcoll_site_id(s->site), p) != PAPTRACE_OK)
+        fprintf(stderr, "papcoll_pmpi: %s, call site %s: its places are not in the trace\n", pc->label, s->name);
+    free(p);
 }
 
 static int find_site(const ip_comm_t *pc, ip_kind_t kind, uint64_t key)
@@ -279,6 +297,7 @@ static int find_site(const ip_comm_t *pc, ip_kind_t kind, uint64_t key)
 int ip_comm_site(ip_comm_t *pc, const ip_call_t *c, ip_kind_t kind, const ip_key_t *k, long long bytes, int *idx)
 {
     uint64_t key = kind == IP_SITE_PATH ? k->path : k->sig;
+    char *places = NULL;
     ip_site_t *s;
     int i, rc;
 
@@ -303,9 +322,11 @@ int ip_comm_site(ip_comm_t *pc, const ip_call_t *c, ip_kind_t kind, const ip_key
     s->next = -1;
     site_name(c, kind, key, bytes, s->name, sizeof s->name);
     if (kind == IP_SITE_SIGNATURE && ip_g.cfg.depth > 0)
-        name_places(pc, c, s->name, sizeof s->name);
+        places = name_places(pc, c, s->name, sizeof s->name);
     rc = papcoll_site_create(pc->ctx, s->name, c->op, ip_g.cfg.mode == IP_MODE_TRACE ? "fixed:mpi" : NULL,
                              &s->site);
+    trace_places(pc, s, places);
+    free(places);
     if (rc != PAPCOLL_OK && pc->rank == 0)
         fprintf(stderr, "papcoll_pmpi: %s, call site %s: %s; its calls go to PMPI\n", pc->label, s->name,
                 papcoll_strerror(rc));

@@ -115,6 +115,15 @@ int paptrace_open(papcoll_ctx_t *ctx, MPI_Comm comm, const char *path, const pap
  */
 int paptrace_close(paptrace_t **t);
 
+/**
+ * Where each rank called site site_id (papcoll_site_id) from, e.g. the
+ * interposer's "split_c+0x25e5" per rank: written as the string attribute
+ * `places` ([nranks]) of /sites/<site_id> with the site's group.  Local;
+ * rank 0's call counts (the others return PAPTRACE_OK).  Before the site's
+ * first record reaches the file (PAPTRACE_ERR_INVAL after).
+ */
+int paptrace_site_places(paptrace_t *t, int site_id, char *const *places);
+
 /** What paptrace_open learns from MPI and papcoll (rank 0's view of the run). */
 typedef struct {
     int nranks;

@@ -75,6 +75,7 @@ typedef struct {
     long long bytes;
     long long count;
     char *datatype;
+    char **places;      /* paptrace_site_places: one per rank, or NULL */
     long nbuf, cap;     /* buffered iterations */
     papcoll_rank_record_t *buf; /* cap x nranks */
     paptrace_iter_t *ibuf;      /* cap */

@@ -49,6 +49,15 @@ int pt_handle_new(paptrace_t **out)
     return PAPTRACE_OK;
 }
 
+static void free_places(char **places, int n)
+{
+    int i;
+
+    for (i = 0; places != NULL && i < n; i++)
+        free(places[i]);
+    free(places);
+}
+
 void pt_handle_free(paptrace_t *t)
 {
     int i;
@@ -56,6 +65,7 @@ void pt_handle_free(paptrace_t *t)
     for (i = 0; i < t->nsites; i++) {
         free(t->sites[i].name);
         free(t->sites[i].datatype);
+        free_places(t->sites[i].places, t->nranks);
         free(t->sites[i].buf);
         free(t->sites[i].ibuf);
         free(t->sites[i].dbuf);
@@ -288,6 +298,8 @@ static int create_site_group(paptrace_t *t, hid_t sites, int id)
     rc = rc ? rc : pt_attr_write_int(g, "bytes", s->bytes);
     rc = rc ? rc : pt_attr_write_int(g, "count", s->count);
     rc = rc ? rc : pt_attr_write_str(g, "datatype", s->datatype);
+    if (rc == PAPTRACE_OK && s->places != NULL)
+        rc = pt_attr_write_strs(g, "places", s->places, t->nranks);
     rc = rc ? rc : create_table(g, "ranks", t->mt.rec, (hsize_t)t->nranks,
                                 chunk_rows(t->nranks, sizeof(papcoll_rank_record_t), 1024));
     rc = rc ? rc : create_table(g, "iters", t->ft_iter, 0, ITER_CHUNK);
@@ -345,13 +357,11 @@ static int site_write(paptrace_t *t, int id)
     return rc;
 }
 
-/* Registers the site of rec at its first record. */
-static int site_learn(paptrace_t *t, const papcoll_record_t *rec)
+/* The writer's entry of site id, grown into. */
+static int site_slot(paptrace_t *t, int id)
 {
-    pt_wsite_t *s;
-
-    if (rec->site_id >= t->nsites) {
-        int n = rec->site_id + 1;
+    if (id >= t->nsites) {
+        int n = id + 1;
         pt_wsite_t *more = realloc(t->sites, (size_t)n * sizeof *more);
 
         if (more == NULL)
@@ -360,6 +370,16 @@ static int site_learn(paptrace_t *t, const papcoll_record_t *rec)
         t->sites = more;
         t->nsites = n;
     }
+    return PAPTRACE_OK;
+}
+
+/* Registers the site of rec at its first record. */
+static int site_learn(paptrace_t *t, const papcoll_record_t *rec)
+{
+    pt_wsite_t *s;
+
+    if (site_slot(t, rec->site_id) != PAPTRACE_OK)
+        return PAPTRACE_ERR_NOMEM;
     s = &t->sites[rec->site_id];
     if (s->known)
         return PAPTRACE_OK;
@@ -542,5 +562,34 @@ int paptrace_finish(paptrace_t **t)
     rc = pt_finish_file(*t);
     pt_handle_free(*t);
     *t = NULL;
+    return rc;
+}
+
+int paptrace_site_places(paptrace_t *t, int site_id, char *const *places)
+{
+    char **copy;
+    int i, rc = PAPTRACE_OK;
+
+    if (t == NULL || site_id < 0 || places == NULL)
+        return PAPTRACE_ERR_INVAL;
+    if (t->rank != 0)
+        return PAPTRACE_OK;
+    pthread_mutex_lock(&t->lock);
+    if (site_slot(t, site_id) != PAPTRACE_OK || (copy = calloc((size_t)t->nranks, sizeof *copy)) == NULL) {
+        pthread_mutex_unlock(&t->lock);
+        return PAPTRACE_ERR_NOMEM;
+    }
+    for (i = 0; i < t->nranks && rc == PAPTRACE_OK; i++)
+        if ((copy[i] = strdup(places[i])) == NULL)
+            rc = PAPTRACE_ERR_NOMEM;
+    if (rc == PAPTRACE_OK && t->sites[site_id].created)
+        rc = PAPTRACE_ERR_INVAL; /* too late: the group is written */
+    if (rc == PAPTRACE_OK) {
+        free_places(t->sites[site_id].places, t->nranks);
+        t->sites[site_id].places = copy;
+    } else {
+        free_places(copy, t->nranks);
+    }
+    pthread_mutex_unlock(&t->lock);
     return rc;
 }

@@ -56,6 +56,8 @@ COST(bn_blocks, L_ * in->alpha + 1.5 * (P_ - 1) * M_ * in->beta)
 COST(tree, (in->alpha + M_ * in->beta) * L_)
 COST(bin_pipeline, pipeline(FL_, M_, in, in->alpha, in->beta, 2))
 COST(chain, pipeline(P_ - 1, M_, in, in->alpha, in->beta, 1))
+/* Two trees: k segments in k + 2 floor(log2 P) full-duplex steps (sched/twotree.h). */
+COST(two_tree, pipeline(2 * FL_ + 1, M_, in, in->alpha, in->beta, 1))
 COST(scatter_allgather, (L_ + P_ - 1) * in->alpha + 2 * (P_ - 1) / P_ * M_ * in->beta)
 /* Reductions. */
 COST(recdoubling, (RA + M_ * (XB + in->gamma)) * L_)

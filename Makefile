@@ -106,7 +106,8 @@ endif
 # jobs/deps --install); without it the command says how to get it.
 OTF2_LIBS := $(shell pkg-config --libs otf2 2>/dev/null)
 ifneq ($(OTF2_LIBS),)
-$(patsubst ./%,%,$(OBJ)/apps/paptrace/otf2.o): CFLAGS += -DPAPTRACE_HAVE_OTF2 $(shell pkg-config --cflags otf2)
+$(patsubst ./%,%,$(OBJ)/apps/paptrace/otf2.o $(OBJ)/apps/paptrace/otf2_pat.o): CFLAGS += -DPAPTRACE_HAVE_OTF2 \
+    $(shell pkg-config --cflags otf2)
 $(patsubst ./%,%,$(OUT)/bin/paptrace): LDLIBS += $(OTF2_LIBS)
 endif
 

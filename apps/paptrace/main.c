@@ -32,6 +32,11 @@ enum {
     O_DRIFT,
     O_SEED,
     O_CHUNK,
+    O_OTF2,
+    O_REGION,
+    O_OP,
+    O_COMM,
+    O_STATS,
     O_HELP,
     O_COUNT
 };
@@ -53,6 +58,11 @@ static const cli_option_t option_table[O_COUNT] = {
     [O_DRIFT] = {"drift-every", "N", "synth: drift moves the late rank to the next every N rows (default 5)"},
     [O_SEED] = {"seed", "S", "synth: seed of uniform's delays (default 1)"},
     [O_CHUNK] = {"chunk", "N", "otf2: calls of each site read at once (default 4096)"},
+    [O_OTF2] = {"otf2", "ARCHIVE", "pat: from an OTF2 archive (any writer, e.g. Score-P) instead of FILE"},
+    [O_REGION] = {"region", "NAME", "pat --otf2: calls of this region only (e.g. MPI_Gather)"},
+    [O_OP] = {"op", "OP", "pat --otf2: calls of this collective only (gather, bcast, allreduce, ...)"},
+    [O_COMM] = {"comm", "ID", "pat --otf2: calls on this communicator only (default: the first call's)"},
+    [O_STATS] = {"stats", NULL, "pat --otf2: imbalance, run time, elapsed instead of the replay file"},
     [O_HELP] = {"help", NULL, "this text"},
 };
 
@@ -78,8 +88,8 @@ static const command_t commands[] = {
      BIT(O_SITE) | BIT(O_SKIP) | BIT(O_ALPHA) | BIT(O_BETA) | BIT(O_CREDIT) | BIT(O_BALANCED),
      "per site: decisions; per algorithm: imbalance, run/elapsed time, absorption, efficiency, "
      "autocorrelation", 0},
-    {"pat", pt_cmd_pat, BIT(O_SITE) | BIT(O_SKIP),
-     "papbench replay file (--pattern replay:FILE) of one site", 0},
+    {"pat", pt_cmd_pat, BIT(O_SITE) | BIT(O_SKIP) | BIT(O_OTF2) | BIT(O_REGION) | BIT(O_OP) | BIT(O_COMM) | BIT(O_STATS),
+     "papbench replay file (--pattern replay:FILE) of one site; pat --otf2 ARCHIVE: of an OTF2 trace", 0},
     {"policy", pt_cmd_policy, BIT(O_PAT),
      "papbench run of a phase-marked replay file: per phase and whole run, policies against fixed algorithms", 0},
     {"otf2", NULL, BIT(O_CHUNK),
@@ -96,6 +106,7 @@ static void usage(void)
 
     memcpy(o, option_table, sizeof o);
     printf("usage: paptrace COMMAND FILE [options]\n       paptrace otf2 FILE OUTDIR [--chunk N]\n"
+           "       paptrace pat --otf2 ARCHIVE [--region NAME | --op OP] [--comm ID] [--stats]\n"
            "       paptrace synth --ranks P [options]\n\n"
            "Reads a trace written by a papcoll program run with --trace FILE (HDF5,\n"
            "trace/SCHEMA.md) and writes to stdout.\n\ncommands:\n");
@@ -164,6 +175,37 @@ static int synth_options(const cli_option_t *o, pt_opts_t *opts)
     return 0;
 }
 
+/* pat --otf2's options: --region or --op, --comm, --stats; only with --otf2, and --otf2 without --site, --skip. */
+static int otf2_options(const cli_option_t *o, pt_opts_t *opts)
+{
+    long comm = -1;
+
+    opts->otf2 = o[O_OTF2].value;
+    opts->region = o[O_REGION].value;
+    opts->op = o[O_OP].value;
+    opts->stats_only = o[O_STATS].value != NULL;
+    opts->otf2_comm = -1;
+    if (opts->otf2 == NULL && (opts->region || opts->op || o[O_COMM].value || opts->stats_only)) {
+        fprintf(stderr, "paptrace: pat: --region, --op, --comm and --stats go with --otf2 ARCHIVE\n");
+        return -1;
+    }
+    if (opts->otf2 != NULL && (opts->site || o[O_SKIP].value)) {
+        fprintf(stderr, "paptrace: pat --otf2 takes no --site or --skip (see --region, --op, --comm)\n");
+        return -1;
+    }
+    if (opts->region && opts->op) {
+        fprintf(stderr, "paptrace: pat --otf2: --region or --op, not both\n");
+        return -1;
+    }
+    if (o[O_COMM].value != NULL && cli_parse_long(o[O_COMM].value, 0, 0xfffffffeL, &comm) != 0) {
+        fprintf(stderr, "paptrace: --comm: expected a communicator id (OTF2 Comm definition), got '%s'\n",
+                o[O_COMM].value);
+        return -1;
+    }
+    opts->otf2_comm = comm;
+    return 0;
+}
+
 /* Options after FILE; every option must apply to the command. */
 static int parse_options(int argc, char **argv, const command_t *cmd, pt_opts_t *opts)
 {
@@ -194,6 +236,8 @@ static int parse_options(int argc, char **argv, const command_t *cmd, pt_opts_t 
         return -1;
     }
     opts->pat = o[O_PAT].value;
+    if (otf2_options(o, opts) != 0)
+        return -1;
     if (cmd->run == pt_cmd_policy && opts->pat == NULL) {
         fprintf(stderr, "paptrace: policy needs --pat FILE, the phase-marked replay file the run replayed\n");
         return -1;
@@ -241,6 +285,30 @@ static int run_streaming(int argc, char **argv, const command_t *cmd)
     return rc == 0 ? 0 : 1;
 }
 
+/* pat --otf2 ARCHIVE [options]: no HDF5 trace. */
+static int run_pat_otf2(int argc, char **argv)
+{
+    char err[1024];
+    pt_opts_t opts;
+    int rc;
+
+    /* argv[1], the command, stands where parse_options skips a program name. */
+    if (parse_options(argc - 1, argv + 1, find_command("pat"), &opts) != 0)
+        return 2;
+    if (opts.otf2 == NULL) {
+        fprintf(stderr, "paptrace: pat: expected --otf2 ARCHIVE\n");
+        return 2;
+    }
+    rc = pt_cmd_pat_otf2(opts.otf2, &opts, stdout, err, sizeof err);
+    if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
+        snprintf(err, sizeof err, "writing the output failed");
+        rc = -1;
+    }
+    if (rc != 0)
+        fprintf(stderr, "paptrace: pat --otf2: %s\n", err);
+    return rc == 0 ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
     char err[1024];
@@ -264,6 +332,8 @@ int main(int argc, char **argv)
     }
     if (cmd->streams)
         return run_streaming(argc, argv, cmd);
+    if (cmd->run == pt_cmd_pat && argc > 2 && strncmp(argv[2], "--otf2", 6) == 0)
+        return run_pat_otf2(argc, argv);
     if (cmd->run == NULL) { /* synth: no trace to read */
         if (parse_options(argc - 1, argv + 1, cmd, &opts) != 0)
             return 2;

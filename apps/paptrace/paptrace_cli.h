@@ -28,6 +28,12 @@ typedef struct {
     double balanced;  /* --balanced: t(pi) in s, NaN: the model's */
     const char *pat;  /* policy: --pat FILE, the phase-marked replay file of the run */
     long chunk;       /* otf2: --chunk N, calls of each site read at once (0: PT_OTF2_CHUNK) */
+    /* pat --otf2 ARCHIVE */
+    const char *otf2;   /* --otf2 ARCHIVE, or NULL: the HDF5 FILE */
+    const char *region; /* --region NAME: calls of this region only */
+    const char *op;     /* --op OP: calls of this collective only (MPI's name in lower case) */
+    long otf2_comm;     /* --comm ID: calls on this communicator only; -1: the first matching call's */
+    int stats_only;     /* --stats: the summary instead of the replay file */
     /* synth */
     int ranks;          /* --ranks P */
     const char *phases; /* --phases KIND:N,... */
@@ -59,6 +65,13 @@ int pt_cmd_policy(const paptrace_file_t *f, const pt_opts_t *o, FILE *out, char 
  */
 #define PT_OTF2_CHUNK 4096
 int pt_cmd_otf2(const char *path, const char *outdir, long chunk, FILE *out, char *err, size_t errlen);
+
+/*
+ * pat --otf2: the arrival pattern of the matching collective calls of an
+ * OTF2 archive (any writer, Score-P's conventions) as papbench's replay file,
+ * or with o->stats_only the imbalance, run time and elapsed time (otf2_pat.c).
+ */
+int pt_cmd_pat_otf2(const char *archive, const pt_opts_t *o, FILE *out, char *err, size_t errlen);
 
 /* The one command without a trace: a phase-alternating replay file from the options (synth.c). */
 int pt_cmd_synth(const pt_opts_t *o, FILE *out, char *err, size_t errlen); /* -2: bad command line */

@@ -12,9 +12,15 @@
 #include "papcoll.h"
 
 /* Turns an MPI return code into 0 or a PAPCOLL_ERR_*, naming file:line in
- * debug output ($PAPCOLL_DEBUG). */
-#define PAPCOLL__ERR(rc) ((rc) == MPI_SUCCESS ? PAPCOLL_OK : papcoll__mpi_error((rc), __FILE__, __LINE__))
+ * debug output ($PAPCOLL_DEBUG).  rc is evaluated once: it is usually the
+ * MPI call itself. */
+#define PAPCOLL__ERR(rc) papcoll__mpi_rc((rc), __FILE__, __LINE__)
 int papcoll__mpi_error(int mpirc, const char *file, int line);
+
+static inline int papcoll__mpi_rc(int mpirc, const char *file, int line)
+{
+    return mpirc == MPI_SUCCESS ? PAPCOLL_OK : papcoll__mpi_error(mpirc, file, line);
+}
 
 /* CLOCK_MONOTONIC in seconds: this rank's local time (clock.c puts it on
  * the global time base). */

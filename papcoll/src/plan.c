@@ -9,6 +9,7 @@
 #include "algo.h"
 #include "base.h"
 #include "plan.h"
+#include "sched/twotree.h"
 
 int papcoll__plan_alloc(papcoll__plan_t *plan, int P)
 {
@@ -176,6 +177,29 @@ int papcoll__plan_tree(papcoll__plan_t *plan, const papcoll__plan_in_t *in, papc
     if ((plan->tree = papcoll__tree_get(in->ctx, shape, k)) == NULL)
         return PAPCOLL_ERR_NOMEM;
     plan->has_tree = 1;
+    return PAPCOLL_OK;
+}
+
+static void twotree_free(void *p)
+{
+    papcoll__twotree_free(p);
+    free(p);
+}
+
+int papcoll__plan_twotree(papcoll__plan_t *plan, const papcoll__plan_in_t *in)
+{
+    papcoll__twotree_t *t = papcoll__plan_xdata(plan, papcoll__plan_twotree);
+    int rc;
+
+    if (t != NULL)
+        return PAPCOLL_OK;
+    if ((t = malloc(sizeof(*t))) == NULL)
+        return PAPCOLL_ERR_NOMEM;
+    if ((rc = papcoll__twotree_build(t, in->P)) != PAPCOLL_OK) {
+        free(t);
+        return rc;
+    }
+    papcoll__plan_xdata_set(plan, papcoll__plan_twotree, t, twotree_free);
     return PAPCOLL_OK;
 }
 

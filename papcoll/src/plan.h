@@ -94,6 +94,9 @@ int papcoll__plan_build(papcoll__plan_t *plan, papcoll_ctx_t *ctx, papcoll_op_t 
  *                  ties by position: early arrivals near the root
  */
 int papcoll__plan_tree(papcoll__plan_t *plan, const papcoll__plan_in_t *in, papcoll__tree_shape_t shape, int k);
+/* The two trees of sched/twotree.h for in->P as the plan's planner data
+ * (built on the first use, then kept; NOMEM only then). */
+int papcoll__plan_twotree(papcoll__plan_t *plan, const papcoll__plan_in_t *in);
 void papcoll__place_rotate(papcoll__plan_t *plan, const papcoll__plan_in_t *in);
 void papcoll__place_identity(papcoll__plan_t *plan, const papcoll__plan_in_t *in);
 void papcoll__place_order(papcoll__plan_t *plan, const papcoll__plan_in_t *in);

@@ -63,6 +63,10 @@ COST(scatter_allgather, (L_ + P_ - 1) * in->alpha + 2 * (P_ - 1) / P_ * M_ * in-
 COST(recdoubling, (RA + M_ * (XB + in->gamma)) * L_)
 COST(red_tree, (RA + M_ * (in->beta + in->gamma)) * L_)
 COST(red_pipeline, pipeline(FL_, M_, in, RA, in->beta + in->gamma, 2))
+/* Two trees backwards: k + 2 floor(log2 P) steps in which every rank sends and receives; a
+ * non-commutative op off rank 0 also forwards the result, and the root receives it besides. */
+COST(red_two_tree, pipeline(2 * FL_ + 1, M_, in, RA, in->beta + in->gamma, 1) +
+                       (!in->commutative && in->root > 0 ? M_ * in->beta : 0))
 /* Clairvoyant on balanced arrivals: segments through a binary tree (Marendic Eq. 1). */
 COST(cv_pipeline, pipeline(L_, M_, in, RA, in->beta + in->gamma, 1))
 /* Reduce-scatter by halving (or radix-k), then allgather or gather. */

@@ -27,35 +27,19 @@
  * global barrier).  Memory: the trees, 8P ints per site.  Restrictions:
  * none (any P, any root; ranks placed cyclically from the root).
  */
-#include <stdlib.h>
-
 #include "bcast/engine.h"
 #include "p2p.h"
 #include "sched/twotree.h"
 
-static void twotree_free(void *p)
-{
-    papcoll__twotree_free(p);
-    free(p);
-}
-
 int papcoll__plan_bcast_twotree(papcoll__plan_t *plan, const papcoll__plan_in_t *in)
 {
-    papcoll__twotree_t *t = papcoll__plan_xdata(plan, papcoll__plan_bcast_twotree);
-    int rc;
+    int rc = papcoll__plan_twotree(plan, in);
 
-    if (t == NULL) {
-        if ((t = malloc(sizeof(*t))) == NULL)
-            return PAPCOLL_ERR_NOMEM;
-        if ((rc = papcoll__twotree_build(t, in->P)) != PAPCOLL_OK) {
-            free(t);
-            return rc;
-        }
-        papcoll__plan_xdata_set(plan, papcoll__plan_bcast_twotree, t, twotree_free);
+    if (rc == PAPCOLL_OK) {
+        papcoll__twotree_place(in->P, in->root < 0 ? 0 : in->root, plan->v2r, plan->r2v);
+        plan->has_tree = 1;
     }
-    papcoll__twotree_place(in->P, in->root < 0 ? 0 : in->root, plan->v2r, plan->r2v);
-    plan->has_tree = 1;
-    return PAPCOLL_OK;
+    return rc;
 }
 
 /* Bytes of segment i of n cut into segments of seg. */

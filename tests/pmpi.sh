@@ -153,7 +153,7 @@ run split-f-3 3 PAPCOLL_MODE=replace -- "$T/split_f" && expect split-f-3 differ 
 # call passes through on every rank, and nothing hangs.
 run split-mismatch-4 4 PAPCOLL_MODE=replace OMPI_MCA_coll_tuned_use_dynamic_rules=1 \
     OMPI_MCA_coll_tuned_bcast_algorithm=1 -- "$T/split_c" --mismatch --iters 1 &&
-    expect split-mismatch-4 differ == 4 &&
+    expect split-mismatch-4 differ == 4 && expect split-mismatch-4 bcast_passed == 4 &&
     { grep -q "calls differ at bcast@split_c+0x[0-9a-f]*/r0/96B  *1 calls" "$TMP/split-mismatch-4.log" ||
         fail "split-mismatch-4: the summary does not list the call whose byte counts differ"; }
 

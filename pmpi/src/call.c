@@ -128,6 +128,7 @@ static uint64_t mix64(uint64_t x)
 static int pass(const ip_call_t *c, ip_pass_t why)
 {
     ip_count(why, 1);
+    ip_count(IP_CNT_PASSED_OP0 + (int)c->op, 1);
     return adapters[c->op].pmpi(c);
 }
 
@@ -174,6 +175,7 @@ static void record_window(ip_comm_t *pc, ip_window_trace_t *w)
         why = IP_PASS_DIFFER;
         if ((idx = ip_agree_result(pc, w, i, &why)) < 0) {
             ip_count(why, 1);
+            ip_count(IP_CNT_PASSED_OP0 + (int)t->c.op, 1);
             continue;
         }
         pc->sites[idx].calls++;

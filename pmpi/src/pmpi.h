@@ -94,9 +94,10 @@ typedef enum {
     IP_CNT_SITES,                  /* call sites created */
     IP_CNT_ERRORS,                 /* papcoll calls that returned an error */
     IP_CNT_KIND0,                  /* then one per ip_kind_t: calls run on sites of that kind */
-    IP_CNT_OP0 = IP_CNT_KIND0 + IP_SITE_KINDS /* then one per op: calls run through papcoll */
+    IP_CNT_OP0 = IP_CNT_KIND0 + IP_SITE_KINDS, /* then one per op: calls run through papcoll */
+    IP_CNT_PASSED_OP0 = IP_CNT_OP0 + PAPCOLL_OP_COUNT /* then one per op: calls passed to PMPI */
 } ip_counter_t;
-#define IP_NCOUNTERS (IP_CNT_OP0 + PAPCOLL_OP_COUNT)
+#define IP_NCOUNTERS (IP_CNT_PASSED_OP0 + PAPCOLL_OP_COUNT)
 
 /* One intercepted collective call, in C terms (Fortran entries convert). */
 typedef struct {

@@ -99,7 +99,10 @@ static void print_reasons(FILE *o, const long long *c)
 
     for (i = 0; i < IP_PASS_COUNT; i++)
         passed += c[i];
-    fprintf(o, "papcoll_pmpi:   passed to PMPI untouched %12lld\n", passed);
+    fprintf(o, "papcoll_pmpi:   passed to PMPI untouched %12lld  (", passed);
+    for (i = 0; i < PAPCOLL_OP_COUNT; i++)
+        fprintf(o, "%s%s %lld", i ? ", " : "", papcoll_op_name((papcoll_op_t)i), c[IP_CNT_PASSED_OP0 + i]);
+    fprintf(o, ")\n");
     for (i = 0; i < IP_PASS_COUNT; i++) {
         fprintf(o, "papcoll_pmpi:     %-20s %12lld  %s", labels[i], c[i], texts[i]);
         if (i == IP_PASS_SMALL)
@@ -117,6 +120,8 @@ static void print_counts(FILE *o, const long long *c)
     fprintf(o, "papcoll_pmpi: counts:");
     for (i = 0; i < PAPCOLL_OP_COUNT; i++)
         fprintf(o, " %s=%lld", papcoll_op_name((papcoll_op_t)i), c[IP_CNT_OP0 + i]);
+    for (i = 0; i < PAPCOLL_OP_COUNT; i++)
+        fprintf(o, " %s_passed=%lld", papcoll_op_name((papcoll_op_t)i), c[IP_CNT_PASSED_OP0 + i]);
     for (i = 0; i < IP_PASS_COUNT; i++) {
         for (j = 0; keys[i][j] && j < (int)sizeof key - 1; j++)
             key[j] = (char)tolower((unsigned char)keys[i][j]);

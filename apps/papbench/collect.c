@@ -90,6 +90,13 @@ int call_alloc(bench_t *b)
     size_t send, recv, part = part_bytes(b->cfg);
 
     shape(b, &send, &recv);
+#ifdef PAPCOLL_SMPI
+    /* SMPI's reduce arrival_pattern_aware (SimGrid 3.32) copies every rank's
+     * contribution into the receive buffer, also where MPI ignores it: give
+     * the non-roots one, never checked (docs/simulation.md). */
+    if (b->cfg->op == PAPCOLL_OP_REDUCE)
+        recv = 1;
+#endif
     /* Never NULL, even for empty parts: a NULL buffer means "insignificant" to MPI. */
     b->sendbuf = send ? calloc(send * part + 1, 1) : NULL;
     b->recvbuf = recv ? calloc(recv * part + 1, 1) : NULL;

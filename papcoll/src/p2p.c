@@ -10,6 +10,11 @@
  * (a->nap: the context detected oversubscription, init.c), so that a
  * waiting rank leaves its core to the ranks still computing; elsewhere
  * they yield between polls, and no nap adds its latency.
+ *
+ * Under SMPI (PAPCOLL_SMPI) the waits block in MPI: its ranks are
+ * cooperative contexts that never share a core, and every MPI_Test* there
+ * costs simulated time (smpi/test, 0.1 ms by default), so polling would
+ * add it once per poll.
  */
 #include <limits.h>
 #include <sched.h>
@@ -43,6 +48,25 @@ static int count_of(size_t bytes, int *count)
     return PAPCOLL_OK;
 }
 
+#ifdef PAPCOLL_SMPI
+int papcoll__fg_waitall(int n, MPI_Request *reqs, MPI_Status *sts, int nap)
+{
+    (void)nap;
+    return PAPCOLL__ERR(PMPI_Waitall(n, reqs, sts));
+}
+
+int papcoll__fg_waitsome(int n, MPI_Request *reqs, int *done, int *idx, MPI_Status *sts, int nap)
+{
+    (void)nap;
+    return PAPCOLL__ERR(PMPI_Waitsome(n, reqs, done, idx, sts));
+}
+
+int papcoll__fg_waitany(int n, MPI_Request *reqs, int *idx, MPI_Status *st, int nap)
+{
+    (void)nap;
+    return PAPCOLL__ERR(PMPI_Waitany(n, reqs, idx, st));
+}
+#else
 int papcoll__fg_waitall(int n, MPI_Request *reqs, MPI_Status *sts, int nap)
 {
     long ns = BACKOFF_MIN_NS;
@@ -72,6 +96,7 @@ int papcoll__fg_waitany(int n, MPI_Request *reqs, int *idx, MPI_Status *st, int 
         backoff(&ns, nap);
     return PAPCOLL__ERR(rc);
 }
+#endif
 
 int papcoll__bg_waitall(int n, MPI_Request *reqs, MPI_Status *sts)
 {

@@ -2,6 +2,9 @@
  * Monotonic clock and absolute-deadline sleeps (see timer.h).
  */
 #include "timer.h"
+#ifdef PAPCOLL_SMPI
+#include "papcoll.h"
+#endif
 
 #include <errno.h>
 #include <math.h>
@@ -20,6 +23,17 @@ double timer_now(void)
  * that tv_sec holds it on every time_t. */
 #define TIMER_MAX_AHEAD 1e9
 
+#ifdef PAPCOLL_SMPI
+/* Under SimGrid SMPI (make smpi) smpicc maps clock_gettime and nanosleep to
+ * the simulated clock, but not clock_nanosleep: an absolute deadline in
+ * simulated time would be compared with the real clock and pass at once.
+ * The relative sleep advances this rank's simulated time instead, and the
+ * library's sleep runs the rank's monitors meanwhile (papcoll_sim_sleep). */
+static void sleep_to(double deadline, double now)
+{
+    papcoll_sim_sleep(deadline - now);
+}
+#else
 static struct timespec to_timespec(double seconds)
 {
     struct timespec ts;
@@ -32,18 +46,6 @@ static struct timespec to_timespec(double seconds)
     return ts;
 }
 
-#ifdef PAPCOLL_SMPI
-/* Under SimGrid SMPI (make smpi) smpicc maps clock_gettime and nanosleep to
- * the simulated clock, but not clock_nanosleep: an absolute deadline in
- * simulated time would be compared with the real clock and pass at once.
- * The relative sleep advances this rank's simulated time instead. */
-static void sleep_to(double deadline, double now)
-{
-    struct timespec ts = to_timespec(deadline - now);
-
-    nanosleep(&ts, NULL);
-}
-#else
 static void sleep_to(double deadline, double now)
 {
     struct timespec ts = to_timespec(deadline);

@@ -96,12 +96,6 @@ static int start_papcoll(bench_t *b)
     opts.predictor = c->predictor;
     opts.config_file = c->config_file;
     opts.no_monitor = c->no_monitor;
-#ifdef PAPCOLL_SMPI
-    /* The library would say only that MPI_THREAD_MULTIPLE is missing. */
-    if (!c->no_monitor && b->rank == 0)
-        fprintf(stderr, "papbench: SimGrid SMPI grants only MPI_THREAD_SINGLE, so there is no monitor thread: "
-                        "background (B*) algorithms run as their foreground versions; run with --no-monitor\n");
-#endif
     rc = app_papcoll(b->app, &opts);
     if (rc != PAPCOLL_OK) {
         if (b->rank == 0)

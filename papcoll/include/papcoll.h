@@ -520,6 +520,16 @@ typedef struct {
  */
 int papcoll_set_sink(papcoll_ctx_t *ctx, const papcoll_sink_t *sink);
 
+#ifdef PAPCOLL_SMPI
+/**
+ * SimGrid SMPI build only (make smpi): sleeps `seconds` of this rank's
+ * simulated time while its monitors run, so that a background part
+ * progresses while the rank sleeps, as the monitor thread would while the
+ * rank computes (docs/simulation.md).  A plain sleep when it has none.
+ */
+void papcoll_sim_sleep(double seconds);
+#endif
+
 #ifdef __cplusplus
 }
 #endif

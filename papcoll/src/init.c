@@ -472,7 +472,12 @@ int papcoll_init(MPI_Comm comm, const papcoll_options_t *opts, papcoll_ctx_t **o
     PMPI_Comm_size(comm, &ctx->size);
     ctx->comm = comm;
     PMPI_Query_thread(&provided);
+#ifdef PAPCOLL_SMPI
+    (void)provided; /* SMPI grants MPI_THREAD_SINGLE; the monitor is a coroutine of the rank (coop.h) */
+    ctx->has_monitor = !opts->no_monitor;
+#else
     ctx->has_monitor = provided == MPI_THREAD_MULTIPLE && !opts->no_monitor;
+#endif
     ctx->oversubscribed = oversubscribed();
     rc = read_options(ctx, opts);
     if ((rc = agree(ctx, rc)) != PAPCOLL_OK || (rc = agree_reduce(ctx)) != PAPCOLL_OK)

@@ -30,6 +30,54 @@
 #include "algo.h"
 #include "clock.h"
 #include "monitor.h"
+#include "p2p.h"
+
+/* The site's lock and condition variable.  Under SimGrid SMPI the monitor
+ * is a coroutine of the rank (coop.h): nothing preempts, so the lock is
+ * not needed, a wait drives the monitor (or yields to the application)
+ * and a broadcast from the application runs the monitor at once. */
+#ifdef PAPCOLL_SMPI
+static void mon_lock(papcoll_site_t *site)
+{
+    (void)site;
+}
+
+static void mon_unlock(papcoll_site_t *site)
+{
+    (void)site;
+}
+
+static void mon_wait(papcoll_site_t *site)
+{
+    (void)site;
+    papcoll__coop_wait();
+}
+
+static void mon_wake(papcoll_site_t *site)
+{
+    papcoll__coop_wake(&site->coop);
+}
+#else
+static void mon_lock(papcoll_site_t *site)
+{
+    pthread_mutex_lock(&site->lock);
+}
+
+static void mon_unlock(papcoll_site_t *site)
+{
+    pthread_mutex_unlock(&site->lock);
+}
+
+static void mon_wait(papcoll_site_t *site)
+{
+    pthread_cond_wait(&site->cond, &site->lock);
+}
+
+static void mon_wake(papcoll_site_t *site)
+{
+    pthread_cond_broadcast(&site->cond);
+}
+#endif
 
 static void fill_rec(const papcoll_site_t *site, double est, double *rec)
 {
@@ -107,7 +155,16 @@ static int exchange(papcoll_site_t *site, const double *rec, double *t0)
     int P = site->ctx->size, i, rc;
     double *col = xs->col, it;
 
+#ifdef PAPCOLL_SMPI
+    /* A coroutine of the rank must not block it in the exchange (coop.h). */
+    MPI_Request req;
+
+    rc = PMPI_Iallgather(rec, PAPCOLL__XCHG, MPI_DOUBLE, xs->xchg, PAPCOLL__XCHG, MPI_DOUBLE, site->mcomm, &req);
+    if (rc == MPI_SUCCESS)
+        rc = papcoll__bg_wait(&req) == PAPCOLL_OK ? MPI_SUCCESS : MPI_ERR_OTHER;
+#else
     rc = PMPI_Allgather(rec, PAPCOLL__XCHG, MPI_DOUBLE, xs->xchg, PAPCOLL__XCHG, MPI_DOUBLE, site->mcomm);
+#endif
     *t0 = papcoll__mono();
     xs->pred_ok = rc == MPI_SUCCESS;
     if (rc != MPI_SUCCESS)
@@ -304,11 +361,11 @@ static void run_bg(papcoll_site_t *site, int iter)
 {
     int rc = site->dec.run->bg(&site->x, site->dec.sig.root);
 
-    pthread_mutex_lock(&site->lock);
+    mon_lock(site);
     site->dec.bg_rc = rc;
     site->dec.bg_done = iter;
-    pthread_cond_broadcast(&site->cond);
-    pthread_mutex_unlock(&site->lock);
+    mon_wake(site);
+    mon_unlock(site);
 }
 
 /* Job k: exchange (or the explicit PAT), then, when asked, inputs, decide
@@ -332,12 +389,12 @@ static void run_plan_job(papcoll_site_t *site, const papcoll__job_t *job)
     bg = rc == PAPCOLL_OK && site->dec.decided && site->has_thread &&
          (site->dec.run->flags & PAPCOLL_F_BACKGROUND) &&
          !(site->dec.sel.fell_back && site->ctx->fallback == PAPCOLL__FB_ERROR); /* the call refuses */
-    pthread_mutex_lock(&site->lock);
+    mon_lock(site);
     site->dec.rc = rc;
     site->dec.bg = bg;
     site->dec.iter = job->iter;
-    pthread_cond_broadcast(&site->cond);
-    pthread_mutex_unlock(&site->lock);
+    mon_wake(site);
+    mon_unlock(site);
     if (bg)
         run_bg(site, job->iter);
 }
@@ -365,24 +422,48 @@ static void *monitor_main(void *arg)
     papcoll_site_t *site = arg;
     papcoll__job_t *job;
 
-    pthread_mutex_lock(&site->lock);
+    mon_lock(site);
     for (;;) {
         while (!site->stop && site->njobs == 0)
-            pthread_cond_wait(&site->cond, &site->lock);
+            mon_wait(site);
         if (site->njobs == 0)
             break; /* stop requested and ring drained */
         job = &site->jobs[site->job_head];
-        pthread_mutex_unlock(&site->lock);
+        mon_unlock(site);
         run_job(site, job);
-        pthread_mutex_lock(&site->lock);
+        mon_lock(site);
         site->job_head = (site->job_head + 1) % PAPCOLL__JOBS;
         site->njobs--;
-        pthread_cond_broadcast(&site->cond);
+        mon_wake(site);
     }
-    pthread_mutex_unlock(&site->lock);
+    mon_unlock(site);
     return NULL;
 }
 
+#ifdef PAPCOLL_SMPI
+static void coop_main(void *site)
+{
+    monitor_main(site);
+}
+
+int papcoll__monitor_start(papcoll_site_t *site)
+{
+    int rc = papcoll__coop_start(&site->coop, coop_main, site);
+
+    site->has_thread = rc == PAPCOLL_OK;
+    return rc;
+}
+
+void papcoll__monitor_stop(papcoll_site_t *site)
+{
+    if (!site->has_thread)
+        return;
+    site->stop = 1;
+    mon_wake(site);
+    papcoll__coop_join(&site->coop);
+    site->has_thread = 0;
+}
+#else
 int papcoll__monitor_start(papcoll_site_t *site)
 {
     if (pthread_mutex_init(&site->lock, NULL) != 0)
@@ -404,15 +485,16 @@ void papcoll__monitor_stop(papcoll_site_t *site)
 {
     if (!site->has_thread)
         return;
-    pthread_mutex_lock(&site->lock);
+    mon_lock(site);
     site->stop = 1;
-    pthread_cond_broadcast(&site->cond);
-    pthread_mutex_unlock(&site->lock);
+    mon_wake(site);
+    mon_unlock(site);
     pthread_join(site->thread, NULL);
     site->has_thread = 0;
     pthread_cond_destroy(&site->cond);
     pthread_mutex_destroy(&site->lock);
 }
+#endif
 
 /* A free slot of the ring, with the lock held (waits while the ring is
  * full: the monitor frees slots whatever the application does). */
@@ -420,9 +502,9 @@ static papcoll__job_t *reserve(papcoll_site_t *site, papcoll__job_kind_t kind)
 {
     papcoll__job_t *job;
 
-    pthread_mutex_lock(&site->lock);
+    mon_lock(site);
     while (site->njobs == PAPCOLL__JOBS)
-        pthread_cond_wait(&site->cond, &site->lock);
+        mon_wait(site);
     job = &site->jobs[(site->job_head + site->njobs) % PAPCOLL__JOBS];
     job->kind = kind;
     job->iter = site->calls;
@@ -432,8 +514,8 @@ static papcoll__job_t *reserve(papcoll_site_t *site, papcoll__job_kind_t kind)
 static void commit(papcoll_site_t *site)
 {
     site->njobs++;
-    pthread_cond_broadcast(&site->cond);
-    pthread_mutex_unlock(&site->lock);
+    mon_wake(site);
+    mon_unlock(site);
 }
 
 int papcoll__site_waits(const papcoll_site_t *site)
@@ -496,11 +578,11 @@ int papcoll__wait_decision(papcoll_site_t *site)
 
     if (!site->has_thread)
         return site->dec.iter == site->calls ? site->dec.rc : PAPCOLL_OK;
-    pthread_mutex_lock(&site->lock);
+    mon_lock(site);
     while (site->dec.iter != site->calls)
-        pthread_cond_wait(&site->cond, &site->lock);
+        mon_wait(site);
     rc = site->dec.rc;
-    pthread_mutex_unlock(&site->lock);
+    mon_unlock(site);
     return rc;
 }
 
@@ -508,11 +590,11 @@ int papcoll__wait_bg(papcoll_site_t *site)
 {
     int rc;
 
-    pthread_mutex_lock(&site->lock);
+    mon_lock(site);
     while (site->dec.bg_done != site->calls)
-        pthread_cond_wait(&site->cond, &site->lock);
+        mon_wait(site);
     rc = site->dec.bg_rc;
-    pthread_mutex_unlock(&site->lock);
+    mon_unlock(site);
     return rc;
 }
 
@@ -525,8 +607,8 @@ void papcoll__wait_idle(papcoll_site_t *site)
 {
     if (!site->has_thread)
         return;
-    pthread_mutex_lock(&site->lock);
+    mon_lock(site);
     while (site->njobs > 0)
-        pthread_cond_wait(&site->cond, &site->lock);
-    pthread_mutex_unlock(&site->lock);
+        mon_wait(site);
+    mon_unlock(site);
 }

@@ -11,16 +11,19 @@
  * waiting rank leaves its core to the ranks still computing; elsewhere
  * they yield between polls, and no nap adds its latency.
  *
- * Under SMPI (PAPCOLL_SMPI) the waits block in MPI: its ranks are
+ * Under SMPI (PAPCOLL_SMPI) a call's waits block in MPI: its ranks are
  * cooperative contexts that never share a core, and every MPI_Test* there
  * costs simulated time (smpi/test, 0.1 ms by default), so polling would
- * add it once per poll.
+ * add it once per poll.  They poll only while a monitor of the rank (a
+ * coroutine of it, coop.h) has work, which a blocked rank would not run;
+ * a background part's waits always poll.
  */
 #include <limits.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <time.h>
 
+#include "coop.h"
 #include "p2p.h"
 
 #define BACKOFF_MIN_NS 2000L
@@ -29,6 +32,9 @@
 /* Between two polls: a nap of *ns (doubled for the next one), or a yield. */
 static void backoff(long *ns, int nap)
 {
+#ifdef PAPCOLL_SMPI
+    papcoll__coop_backoff(ns, BACKOFF_MAX_NS, nap); /* a monitor yields to the rank (coop.h) */
+#else
     struct timespec ts = {0, *ns};
 
     if (!nap) {
@@ -38,6 +44,7 @@ static void backoff(long *ns, int nap)
     nanosleep(&ts, NULL);
     if (*ns < BACKOFF_MAX_NS)
         *ns *= 2;
+#endif
 }
 
 static int count_of(size_t bytes, int *count)
@@ -48,36 +55,31 @@ static int count_of(size_t bytes, int *count)
     return PAPCOLL_OK;
 }
 
-#ifdef PAPCOLL_SMPI
-int papcoll__fg_waitall(int n, MPI_Request *reqs, MPI_Status *sts, int nap)
-{
-    (void)nap;
-    return PAPCOLL__ERR(PMPI_Waitall(n, reqs, sts));
-}
-
-int papcoll__fg_waitsome(int n, MPI_Request *reqs, int *done, int *idx, MPI_Status *sts, int nap)
-{
-    (void)nap;
-    return PAPCOLL__ERR(PMPI_Waitsome(n, reqs, done, idx, sts));
-}
-
-int papcoll__fg_waitany(int n, MPI_Request *reqs, int *idx, MPI_Status *st, int nap)
-{
-    (void)nap;
-    return PAPCOLL__ERR(PMPI_Waitany(n, reqs, idx, st));
-}
-#else
-int papcoll__fg_waitall(int n, MPI_Request *reqs, MPI_Status *sts, int nap)
+/* The polling waits.  Under SMPI, SimGrid 3.32's MPI_Testall completes
+ * the requests one by one and reports those it completed at an earlier
+ * call with empty statuses (MPI leaves every request alone while the flag
+ * is false): there each request is polled in turn. */
+static int poll_waitall(int n, MPI_Request *reqs, MPI_Status *sts, int nap)
 {
     long ns = BACKOFF_MIN_NS;
-    int done = 0, rc;
+    int done = 0, rc = MPI_SUCCESS;
 
+#ifdef PAPCOLL_SMPI
+    int i;
+
+    for (i = 0; i < n && rc == MPI_SUCCESS; i++)
+        while ((rc = PMPI_Test(&reqs[i], &done, sts == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &sts[i])) ==
+                   MPI_SUCCESS &&
+               !done)
+            backoff(&ns, nap);
+#else
     while ((rc = PMPI_Testall(n, reqs, &done, sts)) == MPI_SUCCESS && !done)
         backoff(&ns, nap);
+#endif
     return PAPCOLL__ERR(rc);
 }
 
-int papcoll__fg_waitsome(int n, MPI_Request *reqs, int *done, int *idx, MPI_Status *sts, int nap)
+static int poll_waitsome(int n, MPI_Request *reqs, int *done, int *idx, MPI_Status *sts, int nap)
 {
     long ns = BACKOFF_MIN_NS;
     int rc;
@@ -87,7 +89,7 @@ int papcoll__fg_waitsome(int n, MPI_Request *reqs, int *done, int *idx, MPI_Stat
     return PAPCOLL__ERR(rc);
 }
 
-int papcoll__fg_waitany(int n, MPI_Request *reqs, int *idx, MPI_Status *st, int nap)
+static int poll_waitany(int n, MPI_Request *reqs, int *idx, MPI_Status *st, int nap)
 {
     long ns = BACKOFF_MIN_NS;
     int done = 0, rc;
@@ -95,6 +97,41 @@ int papcoll__fg_waitany(int n, MPI_Request *reqs, int *idx, MPI_Status *st, int 
     while ((rc = PMPI_Testany(n, reqs, idx, &done, st)) == MPI_SUCCESS && !done)
         backoff(&ns, nap);
     return PAPCOLL__ERR(rc);
+}
+
+#ifdef PAPCOLL_SMPI
+/* Under SMPI a wait blocks in MPI unless a monitor of the rank has work
+ * (coop.h): a blocked rank would not run it. */
+int papcoll__fg_waitall(int n, MPI_Request *reqs, MPI_Status *sts, int nap)
+{
+    return papcoll__coop_busy() ? poll_waitall(n, reqs, sts, nap) : PAPCOLL__ERR(PMPI_Waitall(n, reqs, sts));
+}
+
+int papcoll__fg_waitsome(int n, MPI_Request *reqs, int *done, int *idx, MPI_Status *sts, int nap)
+{
+    return papcoll__coop_busy() ? poll_waitsome(n, reqs, done, idx, sts, nap)
+                                : PAPCOLL__ERR(PMPI_Waitsome(n, reqs, done, idx, sts));
+}
+
+int papcoll__fg_waitany(int n, MPI_Request *reqs, int *idx, MPI_Status *st, int nap)
+{
+    return papcoll__coop_busy() ? poll_waitany(n, reqs, idx, st, nap)
+                                : PAPCOLL__ERR(PMPI_Waitany(n, reqs, idx, st));
+}
+#else
+int papcoll__fg_waitall(int n, MPI_Request *reqs, MPI_Status *sts, int nap)
+{
+    return poll_waitall(n, reqs, sts, nap);
+}
+
+int papcoll__fg_waitsome(int n, MPI_Request *reqs, int *done, int *idx, MPI_Status *sts, int nap)
+{
+    return poll_waitsome(n, reqs, done, idx, sts, nap);
+}
+
+int papcoll__fg_waitany(int n, MPI_Request *reqs, int *idx, MPI_Status *st, int nap)
+{
+    return poll_waitany(n, reqs, idx, st, nap);
 }
 #endif
 

@@ -19,6 +19,7 @@
 #include "algo.h"
 #include "args.h"
 #include "context.h"
+#include "coop.h"
 #include "exec.h"
 #include "plan.h"
 #include "predict.h"
@@ -124,6 +125,9 @@ struct papcoll_site {
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t cond;  /* jobs queued / jobs done */
+#ifdef PAPCOLL_SMPI
+    papcoll__coop_t coop; /* the monitor as a coroutine of the rank (coop.h), not the thread */
+#endif
     papcoll__job_t jobs[PAPCOLL__JOBS];
     int job_head, njobs;  /* ring: the next job to run, jobs queued or running */
     int stop;

@@ -5,6 +5,7 @@
  * position are appended to kids[] when that position is visited, so
  * first[] is a running count.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -264,6 +265,81 @@ int papcoll__tree_fibonacci(papcoll__tree_t *t, int P)
     return PAPCOLL_OK;
 }
 
+/* Golden-ratio tree.  cap[T] = Fib(T + 3) - 1, the most positions a binary
+ * tree reaches in T steps when a node sends to its left child one step
+ * after it received and to its right child the step after that; a subtree
+ * whose leaves must all receive at relative step T can have exactly
+ * T + 1 .. cap[T] positions. */
+#define GOLDEN_MAXT 46 /* cap[45] > INT_MAX */
+
+static int golden_steps(int P, const int64_t *cap)
+{
+    int T = 0;
+
+    while (cap[T] < P)
+        T++;
+    return T;
+}
+
+/* Left-subtree size of a subtree of n positions whose leaves all receive at
+ * relative step T: the size nearest (n - 1) / phi among those that keep
+ * both sides at that step (left n_L in [T, cap[T-1]], right in [T - 1,
+ * cap[T-2]]); when none exists (n < 2T) the right subtree is empty. */
+static int golden_left(int n, int T, const int64_t *cap)
+{
+    int64_t lo, hi, g;
+
+    if (n <= 1)
+        return 0;
+    if (T < 2)
+        return n - 1;
+    lo = n - 1 - cap[T - 2] > T ? n - 1 - cap[T - 2] : T;
+    hi = cap[T - 1] < n - T ? cap[T - 1] : n - T;
+    if (lo > hi)
+        return n - 1;
+    g = (int64_t)floor((n - 1) / 1.6180339887498949 + 0.5);
+    return (int)(g < lo ? lo : g > hi ? hi : g);
+}
+
+/* Golden-ratio tree: v's place is found by descending from the root through
+ * the ranges, each with its leaves' relative step (O(log P) per position). */
+int papcoll__tree_golden(papcoll__tree_t *t, int P)
+{
+    int64_t cap[GOLDEN_MAXT];
+    int v, n = 0, rc, a, b, x, T, T0, i;
+
+    if ((rc = tree_init(t, PAPCOLL__TREE_GOLDEN, P, 2, 1)) != PAPCOLL_OK)
+        return rc;
+    cap[0] = 1, cap[1] = 2;
+    for (i = 2; i < GOLDEN_MAXT; i++)
+        cap[i] = 1 + cap[i - 1] + cap[i - 2];
+    T0 = golden_steps(P, cap);
+    t->root = golden_left(P, T0, cap);
+    for (v = 0; v < P; v++) {
+        a = 0, b = P, x = t->root, T = T0;
+        t->parent[v] = -1;
+        t->depth[v] = 0;
+        while (x != v) {
+            t->parent[v] = x;
+            t->depth[v]++;
+            if (v < x)
+                b = x, T -= 1;
+            else
+                a = x + 1, T -= 2;
+            x = a + golden_left(b - a, T, cap);
+        }
+        t->lo[v] = a;
+        t->hi[v] = b;
+        t->first[v] = n;
+        if (a < v)
+            t->kids[n++] = a + golden_left(v - a, T - 1, cap);
+        if (v + 1 < b)
+            t->kids[n++] = v + 1 + golden_left(b - v - 1, T - 2, cap);
+    }
+    tree_close(t, n);
+    return PAPCOLL_OK;
+}
+
 int papcoll__tree_build(papcoll__tree_t *t, papcoll__tree_shape_t shape, int P, int k)
 {
     switch (shape) {
@@ -279,6 +355,8 @@ int papcoll__tree_build(papcoll__tree_t *t, papcoll__tree_shape_t shape, int P, 
         return papcoll__tree_chain(t, P);
     case PAPCOLL__TREE_FIBONACCI:
         return papcoll__tree_fibonacci(t, P);
+    case PAPCOLL__TREE_GOLDEN:
+        return papcoll__tree_golden(t, P);
     default:
         if (t != NULL)
             memset(t, 0, sizeof(*t));

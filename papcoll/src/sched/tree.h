@@ -1,6 +1,7 @@
 /*
- * Communication trees as pure data: one type, six builders.  No MPI here;
- * tests/test_tree.c simulates every position of every shape serially.
+ * Communication trees as pure data: one type, seven builders.  No MPI here;
+ * tests/test_tree.c simulates every position of every shape but golden serially,
+ * tests/test_fibtree.c the golden tree.
  *
  * A tree is a rooted spanning tree over positions 0..P-1.  Every builder
  * numbers the positions so that the subtree of each position v is one
@@ -153,6 +154,38 @@
  *        minus 2); bcast and reduce rounds (one-port) both exactly k for
  *        P >= 2 (the root has k children).
  *
+ * --- golden (Sanders 13.1.4, Fig. 13.4: the golden-ratio tree): an
+ * in-order binary tree like "inorder" (left subtree [a, v), right one
+ * [v+1, b), service order left first), whose root splits its range by the
+ * golden ratio instead of the middle.  Model: a node that holds the message
+ * at step t sends to its left child at t+1 and its right child at t+2.
+ * Then cap(T) = 1 + cap(T-1) + cap(T-2) = Fib(T+3) - 1 positions (1, 2, 4,
+ * 7, 12, 20, ...) is the most that T steps reach, and a subtree can have
+ * all its leaves at one step T for any size T+1 .. cap(T).  The whole tree
+ * takes the smallest T with cap(T) >= P; a subtree of n positions whose
+ * leaves are due at relative step T gets the left size nearest (n-1)/phi
+ * among those keeping both sides' leaves at that step (left [T, cap(T-1)],
+ * right [T-1, cap(T-2)]), or an empty right subtree when there is none (n <
+ * 2T).  So every leaf receives the first segment at the same step T, about
+ * 1.44 log2 P: the fewest steps of any binary tree under this model (the
+ * binomial tree, not binary, needs ceil(log2 P)).  Positions in order, so a
+ * reduction combining left, own, right keeps position order.
+ *
+ *   P = 8 (T = 4):     4       P = 12 (T = 4):       7
+ *                    /   \                        /     \
+ *                   3     7                      4       10
+ *                  /     /                     /   \    /  \
+ *                 2     6                     2     6  9    11
+ *                /     /                     / \   /  /
+ *               1     5                     1   3 5  8
+ *              /                           /
+ *             0                           0
+ *
+ *   bcast/reduce, s segments  at most (T + 3(s-1)) (alpha + beta n/s)
+ *        (half duplex; an interior node passes one segment every 3 steps,
+ *        as in the pipelined binary tree); s = 1: T (alpha + n beta).
+ *   height at most T.
+ *
  * Every builder takes an uninitialised or zeroed tree, returns 0 or a
  * negative PAPCOLL_ERR_* (INVAL for P < 1 or a bad k, NOMEM), and leaves
  * *t zeroed when it fails.  A tree is one allocation; papcoll__tree_free()
@@ -169,7 +202,8 @@
     XX(KARY, "kary")                                                                                         \
     XX(INORDER, "inorder")                                                                                   \
     XX(CHAIN, "chain")                                                                                       \
-    XX(FIBONACCI, "fibonacci")
+    XX(FIBONACCI, "fibonacci")                                                                               \
+    XX(GOLDEN, "golden")
 
 typedef enum {
 #define PAPCOLL__TREE_ENUM(e, name) PAPCOLL__TREE_##e,
@@ -199,6 +233,7 @@ int papcoll__tree_kary(papcoll__tree_t *t, int P, int k);
 int papcoll__tree_inorder(papcoll__tree_t *t, int P);
 int papcoll__tree_chain(papcoll__tree_t *t, int P);
 int papcoll__tree_fibonacci(papcoll__tree_t *t, int P);
+int papcoll__tree_golden(papcoll__tree_t *t, int P);
 
 /* Any shape by its enum (a plan cache's key is (shape, P, k)); k is
  * ignored by the shapes that take none. */

@@ -6,6 +6,7 @@
  * other edge into its receiver, the other edge out of its sender), and
  * the offsets follow the edges down from the roots.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,29 +136,110 @@ static void offsets(papcoll__twotree_t *t, int tree, int *queue, int *depth)
     }
 }
 
+/* Per position v and tree t: hops[t*P + v], the edges from position 0 down
+ * to v, and the descendants of v in its interior tree (the one where its
+ * subtree is larger; both are 1 for the single position when P = 2), from
+ * subtree sizes accumulated bottom up over a breadth-first order.  queue,
+ * size0: P ints each. */
+static void descendants(papcoll__twotree_t *t, int *queue, int *size0, int *hops)
+{
+    int P = t->P, tree, head, tail, u, c, i, *size, *h;
+
+    for (tree = 0; tree < 2; tree++) {
+        size = tree == 0 ? size0 : t->desc;
+        h = hops + tree * P;
+        head = tail = 0;
+        queue[tail++] = t->root[tree];
+        h[t->root[tree]] = 1;
+        while (head < tail)
+            for (u = queue[head++], i = 0; i < 2; i++)
+                if ((c = t->kid[(tree * P + u) * 2 + i]) >= 0)
+                    queue[tail++] = c, h[c] = h[u] + 1;
+        for (i = tail - 1; i >= 0; i--) {
+            u = queue[i];
+            size[u] = 1;
+            if ((c = t->kid[(tree * P + u) * 2]) >= 0)
+                size[u] += size[c];
+            if ((c = t->kid[(tree * P + u) * 2 + 1]) >= 0)
+                size[u] += size[c];
+        }
+    }
+    for (u = 1; u < P; u++)
+        t->desc[u] = (size0[u] > t->desc[u] ? size0[u] : t->desc[u]) - 1;
+    t->desc[0] = P - 1;
+}
+
+typedef struct {
+    int desc, depth, v;
+} slot_t;
+
+static int cmp_slot(const void *x, const void *y)
+{
+    const slot_t *a = x, *b = y;
+
+    if (a->desc != b->desc)
+        return a->desc > b->desc ? -1 : 1;
+    if (a->depth != b->depth)
+        return a->depth < b->depth ? -1 : 1;
+    return (a->v > b->v) - (a->v < b->v);
+}
+
+/* seq[]: positions 1..P-1 by descendants descending, then by ascending
+ * depth = hops in the leaf tree + (descendants + 1) hops in the interior
+ * tree (the one where v has a child; tree 0 when neither), then position.
+ * Depth is what a late rank on v hides: with one hop per step, a rank
+ * arriving L late completes at L + 1 in both trees wherever it sits, and
+ * each descendant at L + 1 + its hops below v, so on v it costs the sum of
+ * completions 2 L + 2 - hops_0(v) - hops_1(v) + desc(v) (L + 1 - hops_int(v))
+ * more than on time: the deepest of the positions with the fewest
+ * descendants costs least. */
+static int sequence(papcoll__twotree_t *t, const int *hops)
+{
+    int P = t->P, v, it;
+    slot_t *s = malloc(sizeof(*s) * (size_t)P);
+
+    if (s == NULL)
+        return PAPCOLL_ERR_NOMEM;
+    for (v = 1; v < P; v++) {
+        it = t->kid[(P + v) * 2] >= 0 || t->kid[(P + v) * 2 + 1] >= 0;
+        s[v - 1] = (slot_t){t->desc[v], hops[(1 - it) * P + v] + (t->desc[v] + 1) * hops[it * P + v], v};
+    }
+    qsort(s, (size_t)(P - 1), sizeof(*s), cmp_slot);
+    for (v = 1; v < P; v++)
+        t->seq[v - 1] = s[v - 1].v;
+    t->seq[P - 1] = 0;
+    free(s);
+    return PAPCOLL_OK;
+}
+
 int papcoll__twotree_build(papcoll__twotree_t *t, int P)
 {
-    int *m, *scratch, i;
+    int *m, *scratch, i, rc = PAPCOLL_OK;
 
     if (t == NULL)
         return PAPCOLL_ERR_INVAL;
     memset(t, 0, sizeof(*t));
     if (P < 1)
         return PAPCOLL_ERR_INVAL;
-    if ((size_t)P > SIZE_MAX / sizeof(int) / 8)
+    if ((size_t)P > SIZE_MAX / sizeof(int) / 13)
         return PAPCOLL_ERR_NOMEM;
-    m = malloc(8 * (size_t)P * sizeof(int));
-    scratch = malloc(3 * (size_t)P * sizeof(int));
+    m = malloc(13 * (size_t)P * sizeof(int));
+    scratch = malloc(4 * (size_t)P * sizeof(int));
     if (m == NULL || scratch == NULL) {
         free(m), free(scratch);
         return PAPCOLL_ERR_NOMEM;
     }
-    for (i = 0; i < 8 * P; i++)
+    for (i = 0; i < 13 * P; i++)
         m[i] = -1;
     t->P = P;
     t->parent = m;
     t->kid = m + 2 * P;
     t->offset = m + 6 * P;
+    t->desc = m + 8 * P;
+    t->seq = m + 9 * P;
+    t->work = m + 10 * P;
+    t->desc[0] = P - 1;
+    t->seq[0] = 0;
     t->root[0] = t->root[1] = t->maxoff[0] = t->maxoff[1] = -1;
     if (P > 1) {
         build_tree(t, 0);
@@ -165,9 +247,13 @@ int papcoll__twotree_build(papcoll__twotree_t *t, int P)
         colour(t, scratch);
         offsets(t, 0, scratch, scratch + P);
         offsets(t, 1, scratch, scratch + P);
+        descendants(t, scratch, scratch + P, scratch + 2 * P);
+        rc = sequence(t, scratch + 2 * P);
     }
     free(scratch);
-    return PAPCOLL_OK;
+    if (rc != PAPCOLL_OK)
+        papcoll__twotree_free(t);
+    return rc;
 }
 
 void papcoll__twotree_place(int P, int root, int *v2r, int *r2v)
@@ -180,6 +266,43 @@ void papcoll__twotree_place(int P, int root, int *v2r, int *r2v)
         if (r2v != NULL)
             r2v[(root + p) % P] = p;
     }
+}
+
+/* The same group: offsets within tol of the group's first, or both unknown. */
+static int same_group(double x, double first, double tol)
+{
+    return (isnan(x) && isnan(first)) || fabs(x - first) <= tol;
+}
+
+void papcoll__twotree_place_sorted(papcoll__twotree_t *t, int root, const int *order, const double *pred,
+                                   double tol, int *v2r, int *r2v)
+{
+    int P = t->P, *gpos = t->work, *grank = t->work + P, *cur = t->work + 2 * P, *list = r2v;
+    int i, j = 0, g = -1, first = -1, r, p;
+
+    /* Groups in predicted order, each on the next stretch of seq[]. */
+    for (i = 0; i < P; i++) {
+        if ((r = order[i]) == root)
+            continue;
+        if (first < 0 || !same_group(pred[r], pred[first], tol))
+            cur[++g] = j, first = r;
+        grank[r] = g;
+        gpos[t->seq[j++]] = g;
+    }
+    /* Each group's positions ascending (list, by group), then its ranks in
+     * cyclic order from root onto them. */
+    for (p = 1; p < P; p++)
+        list[cur[gpos[p]]++] = p;
+    for (i = g; i > 0; i--)
+        cur[i] = cur[i - 1];
+    cur[0] = 0;
+    v2r[0] = root;
+    for (i = 1; i < P; i++) {
+        r = (root + i) % P;
+        v2r[list[cur[grank[r]]++]] = r;
+    }
+    for (p = 0; p < P; p++)
+        r2v[v2r[p]] = p;
 }
 
 long papcoll__twotree_steps(const papcoll__twotree_t *t, long k)

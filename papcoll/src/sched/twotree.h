@@ -39,8 +39,8 @@
  *
  * Cost (alpha-beta, n bytes in k packets, full duplex): (k + O(log P))
  * (alpha + beta n/k); the best k gives beta n + O(alpha log P +
- * sqrt(alpha beta n log P)) (Sanders 13.1.4).  Building: O(P), one
- * allocation of 8P ints, no recursion.
+ * sqrt(alpha beta n log P)) (Sanders 13.1.4).  Building: O(P log P) (the sort of seq), one
+ * allocation of 13P ints, no recursion.
  */
 #ifndef PAPCOLL_SCHED_TWOTREE_H
 #define PAPCOLL_SCHED_TWOTREE_H
@@ -55,6 +55,11 @@ typedef struct {
                     * parity is the colour of the edge into v (-1 for v = 0) */
     int height[2]; /* edges from root[t] down to its deepest position (0 when P = 1) */
     int maxoff[2]; /* the largest offset in tree t (-1 when P = 1) */
+    int *desc;     /* [P] descendants of v in the tree where it is interior (P - 1 for v = 0) */
+    int *seq;      /* [P] positions 1..P-1, the one a late arrival delays most first: most
+                    * descendants, then the shallower (hops in the leaf tree plus desc + 1 times
+                    * the hops in the interior tree), then the lower position; 0 last */
+    int *work;     /* [3P] papcoll__twotree_place_sorted's scratch */
 } papcoll__twotree_t;
 
 /* Builds the two trees and the colouring for P positions (P >= 1): 0 or
@@ -67,6 +72,24 @@ void papcoll__twotree_free(papcoll__twotree_t *t);
  * (root + p) mod P, so position 0 is the root and the trees span the other
  * ranks in cyclic order from root + 1.  v2r[P], r2v[P] (either may be NULL). */
 void papcoll__twotree_place(int P, int root, int *v2r, int *r2v);
+
+/*
+ * PAP-aware placement (bcast and reduce "stwotree").  Every position but 0
+ * is interior in one tree and a leaf of the other, so no rank is a leaf of
+ * both; a late rank delays its descendants in its interior tree (they wait
+ * for its packets), so the ranks predicted latest take the positions with
+ * the fewest: seq[] backwards, i.e. the interior positions with one or two
+ * leaf children last, the deepest of them (sequence() in twotree.c) latest.  pred[P] (by rank; NaN sorts last) are the
+ * predicted arrival offsets and order[P] the ranks by ascending pred, ties by
+ * rank (papcoll__sort_by_key).  The root keeps position 0.  Ranks whose
+ * offsets lie within tol of the first of their group (in order) form one
+ * group; a group of g ranks takes the next g positions of seq[] and lays
+ * them out among themselves as twotree does (cyclic rank order from root on
+ * ascending positions), so equal offsets give papcoll__twotree_place.
+ * Pure: O(P), scratch t->work.
+ */
+void papcoll__twotree_place_sorted(papcoll__twotree_t *t, int root, const int *order, const double *pred,
+                                   double tol, int *v2r, int *r2v);
 
 /* Packets tree 0 or 1 carries of k. */
 static inline long papcoll__twotree_npackets(long k, int tree)

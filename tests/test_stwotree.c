@@ -14,7 +14,14 @@
  * Model: data flow, one unit per hop.  Bcast: position v holds tree t's
  * data at R_t(v) = max(a_v, R_t(parent)) + 1.  A rank completes at the
  * later of its two trees; the modelled completion is the sum over ranks.
- * A mutant (placed by the reversed order) must be caught.
+ * Reduce (along t->rseq): equal predictions give twotree's placement; a
+ * rank predicted later is never deeper (the larger of its two hop counts)
+ * than an earlier one; for one late rank the modelled completion at the
+ * root never exceeds twotree's.  Model: data flow, one unit per hop; tree
+ * t's part of position v leaves it at S_t(v) = max(a_v, S_t(kids)) + 1,
+ * and the root completes at the later of S_0(root_0), S_1(root_1).
+ * Mutants (bcast placed by the reversed order; reduce placed along the
+ * bcast's sequence) must be caught.
  */
 #include <math.h>
 #include <stdio.h>
@@ -87,13 +94,98 @@ static double model(const papcoll__twotree_t *t, const int *v2r, const double *p
     return sum;
 }
 
-static void place(papcoll__twotree_t *t, int root, const double *pred, double tol, int *v2r, int *r2v)
+/* Reduce: the time tree `tree`'s part of position v leaves it. */
+static double up(const papcoll__twotree_t *t, int tree, int v, const double *ap)
+{
+    double x = ap[v];
+    int i, c;
+
+    for (i = 0; i < 2; i++)
+        if ((c = t->kid[(tree * t->P + v) * 2 + i]) >= 0)
+            x = fmax(x, up(t, tree, c, ap));
+    return x + 1;
+}
+
+/* Reduce: the modelled completion at the root of placement v2r. */
+static double model_red(const papcoll__twotree_t *t, const int *v2r, const double *pred)
+{
+    double ap[MAXP];
+    int v;
+
+    if (t->P < 2)
+        return 0;
+    for (v = 0; v < t->P; v++)
+        ap[v] = pred[v2r[v]];
+    return fmax(up(t, 0, t->root[0], ap), up(t, 1, t->root[1], ap));
+}
+
+/* Hops from position 0 to v in tree `tree`. */
+static int hops(const papcoll__twotree_t *t, int tree, int v)
+{
+    int n = 0;
+
+    for (; v > 0; v = t->parent[tree * t->P + v])
+        n++;
+    return n;
+}
+
+static int deep(const papcoll__twotree_t *t, int v)
+{
+    return hops(t, 0, v) > hops(t, 1, v) ? hops(t, 0, v) : hops(t, 1, v);
+}
+
+static const int *g_rseq_as; /* a mutant: the sequence the reduce places along, else t->rseq */
+
+static void place_seq(papcoll__twotree_t *t, const int *seq, int root, const double *pred, double tol,
+                      int *v2r, int *r2v)
 {
     papcoll__keyed_t work[MAXP];
     int order[MAXP];
 
     papcoll__sort_by_key(t->P, pred, order, work);
-    papcoll__twotree_place_sorted(t, root, order, pred, tol, v2r, r2v);
+    papcoll__twotree_place_sorted(t, seq, root, order, pred, tol, v2r, r2v);
+}
+
+static void place(papcoll__twotree_t *t, int root, const double *pred, double tol, int *v2r, int *r2v)
+{
+    place_seq(t, t->seq, root, pred, tol, v2r, r2v);
+}
+
+static void place_red(papcoll__twotree_t *t, int root, const double *pred, double tol, int *v2r, int *r2v)
+{
+    place_seq(t, g_rseq_as != NULL ? g_rseq_as : t->rseq, root, pred, tol, v2r, r2v);
+}
+
+/* Reduce: equal predictions give twotree's placement; one late rank (each
+ * in turn) never models worse at the root; later ranks never deeper. */
+static void check_red(papcoll__twotree_t *t, int root)
+{
+    double pred[MAXP];
+    int v2r[MAXP], r2v[MAXP], ref[MAXP], P = t->P, late, i, j, same;
+
+    papcoll__twotree_place(P, root, ref, NULL);
+    for (i = 0; i < P; i++)
+        pred[i] = 0.5;
+    place_red(t, root, pred, 0, v2r, r2v);
+    for (same = 1, i = 0; i < P; i++)
+        same = same && v2r[i] == ref[i];
+    ok(same, "reduce, equal offsets: not twotree's placement", P, root);
+    for (late = 0; late < P; late++) {
+        if (late == root)
+            continue;
+        for (i = 0; i < P; i++)
+            pred[i] = i == late ? 100 : 0;
+        place_red(t, root, pred, 0, v2r, r2v);
+        ok(model_red(t, v2r, pred) <= model_red(t, ref, pred),
+           "reduce, one late rank: modelled worse than twotree's placement", P, root);
+    }
+    for (i = 0; i < P; i++)
+        pred[i] = draw();
+    place_red(t, root, pred, 0, v2r, r2v);
+    for (i = 0; i < P; i++)
+        for (j = 0; j < P; j++)
+            if (i != root && j != root && pred[i] < pred[j] && deep(t, r2v[j]) > deep(t, r2v[i]))
+                ok(0, "reduce: a later rank deeper than an earlier one", P, root);
 }
 
 /* Equal predictions: twotree's placement. */
@@ -109,9 +201,10 @@ static void check_equal(papcoll__twotree_t *t, int root)
         place(t, root, pred, kind == 2 ? 5e-3 : 0, v2r, r2v);
         for (same = 1, i = 0; i < P; i++)
             same = same && v2r[i] == ref[i];
-        ok(same, kind == 0 ? "equal offsets: not twotree's placement"
-                 : kind == 1 ? "no offsets (NaN): not twotree's placement"
-                             : "offsets within the tolerance: not twotree's placement",
+        ok(same,
+           kind == 0   ? "equal offsets: not twotree's placement"
+           : kind == 1 ? "no offsets (NaN): not twotree's placement"
+                       : "offsets within the tolerance: not twotree's placement",
            P, root);
     }
 }
@@ -175,32 +268,31 @@ static void check_P(int P, int mutant)
         n = size_of(&t, 0, v) > size_of(&t, 1, v) ? size_of(&t, 0, v) : size_of(&t, 1, v);
         ok(t.desc[v] == n - 1, "descendants differ from the recount", P, v);
     }
-    for (r = 0; r < 3; r++)
-        {
-            if (mutant) {
-                for (i = 0; i < P; i++)
-                    pred[i] = draw();
-                for (i = 0; i < P; i++) /* the order reversed: the latest placed first */
-                    work[i].key = -pred[i];
-                for (i = 0; i < P; i++)
-                    pred[i] = work[i].key;
-                papcoll__sort_by_key(P, pred, order, work);
-                papcoll__twotree_place_sorted(&t, roots[r], order, pred, 0, v2r, r2v);
-                for (i = 0; i < P; i++)
-                    for (v = 0; v < P; v++)
-                        if (i != roots[r] && v != roots[r] && -pred[i] < -pred[v])
-                            ok(t.desc[r2v[v]] <= t.desc[r2v[i]],
-                               "mutant", P, roots[r]);
-                continue;
-            }
-            check_equal(&t, roots[r]);
-            check_one_late(&t, roots[r]);
-            for (n = 0; n < 3; n++) {
-                for (i = 0; i < P; i++)
-                    pred[i] = draw();
-                check_pat(&t, roots[r], pred);
-            }
+    for (r = 0; r < 3; r++) {
+        if (mutant) {
+            for (i = 0; i < P; i++)
+                pred[i] = draw();
+            for (i = 0; i < P; i++) /* the order reversed: the latest placed first */
+                work[i].key = -pred[i];
+            for (i = 0; i < P; i++)
+                pred[i] = work[i].key;
+            papcoll__sort_by_key(P, pred, order, work);
+            papcoll__twotree_place_sorted(&t, t.seq, roots[r], order, pred, 0, v2r, r2v);
+            for (i = 0; i < P; i++)
+                for (v = 0; v < P; v++)
+                    if (i != roots[r] && v != roots[r] && -pred[i] < -pred[v])
+                        ok(t.desc[r2v[v]] <= t.desc[r2v[i]], "mutant", P, roots[r]);
+            continue;
         }
+        check_equal(&t, roots[r]);
+        check_one_late(&t, roots[r]);
+        check_red(&t, roots[r]);
+        for (n = 0; n < 3; n++) {
+            for (i = 0; i < P; i++)
+                pred[i] = draw();
+            check_pat(&t, roots[r], pred);
+        }
+    }
     papcoll__twotree_free(&t);
 }
 
@@ -218,5 +310,19 @@ int main(void)
     check_P(21, 1);
     g_quiet = 0;
     check(g_bad > bad0, "mutant (placed by the reversed order) passed the checks");
+    bad0 = g_bad;
+    g_quiet = 1;
+    for (P = 3; P <= 40; P++) {
+        papcoll__twotree_t t;
+
+        if (papcoll__twotree_build(&t, P) != PAPCOLL_OK)
+            break;
+        g_rseq_as = t.seq;
+        check_red(&t, 0);
+        g_rseq_as = NULL;
+        papcoll__twotree_free(&t);
+    }
+    g_quiet = 0;
+    check(g_bad > bad0, "mutant (reduce placed along the bcast's sequence) passed the checks");
     return unit_summary();
 }

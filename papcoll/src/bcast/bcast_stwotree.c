@@ -34,7 +34,7 @@
  * PAT, the latest rank j placed last: max(twotree's time, a_j - a_root +
  * alpha + beta n + the segment its leaf children wait for): j receives the
  * whole vector after it arrives and streams half of it on, one segment
- * behind.  Memory: the trees (13P ints per site), 2k + 2 requests and k statuses
+ * behind.  Memory: the trees (14P ints per site), 2k + 2 requests and k statuses
  * per call.
  * Restrictions: a prediction (else it runs in twotree's placement).
  */
@@ -47,11 +47,12 @@
 int papcoll__plan_bcast_stwotree(papcoll__plan_t *plan, const papcoll__plan_in_t *in)
 {
     int rc = papcoll__plan_twotree(plan, in), root = in->root < 0 ? 0 : in->root;
+    papcoll__twotree_t *t = plan->xdata;
 
     if (rc != PAPCOLL_OK)
         return rc;
     if (in->order != NULL)
-        papcoll__twotree_place_sorted(plan->xdata, root, in->order, plan->pred, plan->noise, plan->v2r,
+        papcoll__twotree_place_sorted(t, t->seq, root, in->order, plan->pred, plan->noise, plan->v2r,
                                       plan->r2v);
     else
         papcoll__twotree_place(in->P, root, plan->v2r, plan->r2v);
@@ -63,8 +64,8 @@ typedef struct {
     const papcoll__args_t *a;
     const papcoll__twotree_t *t;
     size_t seg;
-    long k, next[2]; /* segments; per tree, the next one to pass on */
-    int v, ns;       /* own position; sends posted */
+    long k, next[2];          /* segments; per tree, the next one to pass on */
+    int v, ns;                /* own position; sends posted */
     MPI_Request *recv, *send; /* [k], [k + 2] */
 } run_t;
 

@@ -24,7 +24,7 @@
  * O(alpha log P + sqrt(alpha beta n log P)), against 3 beta n for the
  * pipelined binary tree (Thm 13.3) and beta n + P alpha for the chain.
  * Each step waits for its send and receive (a lock step per rank, no
- * global barrier).  Memory: the trees, 13P ints per site.  Restrictions:
+ * global barrier).  Memory: the trees, 14P ints per site.  Restrictions:
  * none (any P, any root; ranks placed cyclically from the root).
  */
 #include "bcast/engine.h"

@@ -192,10 +192,14 @@ static int cmp_slot(const void *x, const void *y)
  * each descendant at L + 1 + its hops below v, so on v it costs the sum of
  * completions 2 L + 2 - hops_0(v) - hops_1(v) + desc(v) (L + 1 - hops_int(v))
  * more than on time: the deepest of the positions with the fewest
- * descendants costs least. */
+ * descendants costs least.
+ * rseq[]: positions 1..P-1 by the larger of hops_0 and hops_1 descending,
+ * then their sum descending, then position.  In a reduction a late rank on
+ * v holds up its ancestors in both trees: the root completes at L plus the
+ * larger of v's hop counts, and hops_0 + hops_1 ranks wait for it. */
 static int sequence(papcoll__twotree_t *t, const int *hops)
 {
-    int P = t->P, v, it;
+    int P = t->P, v, it, h0, h1;
     slot_t *s = malloc(sizeof(*s) * (size_t)P);
 
     if (s == NULL)
@@ -207,7 +211,14 @@ static int sequence(papcoll__twotree_t *t, const int *hops)
     qsort(s, (size_t)(P - 1), sizeof(*s), cmp_slot);
     for (v = 1; v < P; v++)
         t->seq[v - 1] = s[v - 1].v;
-    t->seq[P - 1] = 0;
+    for (v = 1; v < P; v++) {
+        h0 = hops[v], h1 = hops[P + v];
+        s[v - 1] = (slot_t){h0 > h1 ? h0 : h1, -(h0 + h1), v};
+    }
+    qsort(s, (size_t)(P - 1), sizeof(*s), cmp_slot);
+    for (v = 1; v < P; v++)
+        t->rseq[v - 1] = s[v - 1].v;
+    t->seq[P - 1] = t->rseq[P - 1] = 0;
     free(s);
     return PAPCOLL_OK;
 }
@@ -221,15 +232,15 @@ int papcoll__twotree_build(papcoll__twotree_t *t, int P)
     memset(t, 0, sizeof(*t));
     if (P < 1)
         return PAPCOLL_ERR_INVAL;
-    if ((size_t)P > SIZE_MAX / sizeof(int) / 13)
+    if ((size_t)P > SIZE_MAX / sizeof(int) / 14)
         return PAPCOLL_ERR_NOMEM;
-    m = malloc(13 * (size_t)P * sizeof(int));
+    m = malloc(14 * (size_t)P * sizeof(int));
     scratch = malloc(4 * (size_t)P * sizeof(int));
     if (m == NULL || scratch == NULL) {
         free(m), free(scratch);
         return PAPCOLL_ERR_NOMEM;
     }
-    for (i = 0; i < 13 * P; i++)
+    for (i = 0; i < 14 * P; i++)
         m[i] = -1;
     t->P = P;
     t->parent = m;
@@ -237,9 +248,10 @@ int papcoll__twotree_build(papcoll__twotree_t *t, int P)
     t->offset = m + 6 * P;
     t->desc = m + 8 * P;
     t->seq = m + 9 * P;
-    t->work = m + 10 * P;
+    t->rseq = m + 10 * P;
+    t->work = m + 11 * P;
     t->desc[0] = P - 1;
-    t->seq[0] = 0;
+    t->seq[0] = t->rseq[0] = 0;
     t->root[0] = t->root[1] = t->maxoff[0] = t->maxoff[1] = -1;
     if (P > 1) {
         build_tree(t, 0);
@@ -274,8 +286,8 @@ static int same_group(double x, double first, double tol)
     return (isnan(x) && isnan(first)) || fabs(x - first) <= tol;
 }
 
-void papcoll__twotree_place_sorted(papcoll__twotree_t *t, int root, const int *order, const double *pred,
-                                   double tol, int *v2r, int *r2v)
+void papcoll__twotree_place_sorted(papcoll__twotree_t *t, const int *seq, int root, const int *order,
+                                   const double *pred, double tol, int *v2r, int *r2v)
 {
     int P = t->P, *gpos = t->work, *grank = t->work + P, *cur = t->work + 2 * P, *list = r2v;
     int i, j = 0, g = -1, first = -1, r, p;
@@ -287,7 +299,7 @@ void papcoll__twotree_place_sorted(papcoll__twotree_t *t, int root, const int *o
         if (first < 0 || !same_group(pred[r], pred[first], tol))
             cur[++g] = j, first = r;
         grank[r] = g;
-        gpos[t->seq[j++]] = g;
+        gpos[seq[j++]] = g;
     }
     /* Each group's positions ascending (list, by group), then its ranks in
      * cyclic order from root onto them. */

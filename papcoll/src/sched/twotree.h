@@ -40,7 +40,7 @@
  * Cost (alpha-beta, n bytes in k packets, full duplex): (k + O(log P))
  * (alpha + beta n/k); the best k gives beta n + O(alpha log P +
  * sqrt(alpha beta n log P)) (Sanders 13.1.4).  Building: O(P log P) (the sort of seq), one
- * allocation of 13P ints, no recursion.
+ * allocation of 14P ints, no recursion.
  */
 #ifndef PAPCOLL_SCHED_TWOTREE_H
 #define PAPCOLL_SCHED_TWOTREE_H
@@ -59,6 +59,9 @@ typedef struct {
     int *seq;      /* [P] positions 1..P-1, the one a late arrival delays most first: most
                     * descendants, then the shallower (hops in the leaf tree plus desc + 1 times
                     * the hops in the interior tree), then the lower position; 0 last */
+    int *rseq;     /* [P] the same for a reduction: the most ancestors first (the larger of
+                    * the hops from position 0 in the two trees, then their sum), then the
+                    * lower position; 0 last */
     int *work;     /* [3P] papcoll__twotree_place_sorted's scratch */
 } papcoll__twotree_t;
 
@@ -74,22 +77,26 @@ void papcoll__twotree_free(papcoll__twotree_t *t);
 void papcoll__twotree_place(int P, int root, int *v2r, int *r2v);
 
 /*
- * PAP-aware placement (bcast and reduce "stwotree").  Every position but 0
- * is interior in one tree and a leaf of the other, so no rank is a leaf of
- * both; a late rank delays its descendants in its interior tree (they wait
- * for its packets), so the ranks predicted latest take the positions with
- * the fewest: seq[] backwards, i.e. the interior positions with one or two
- * leaf children last, the deepest of them (sequence() in twotree.c) latest.  pred[P] (by rank; NaN sorts last) are the
+ * PAP-aware placement (bcast and reduce "stwotree") along seq = t->seq
+ * (bcast) or t->rseq (reduce), whose end gets the latest ranks.  Every
+ * position but 0 is interior in one tree and a leaf of the other, so no
+ * rank is a leaf of both.  In a bcast a late rank delays its descendants in
+ * its interior tree (they wait for its packets), so the ranks predicted
+ * latest take the positions with the fewest: t->seq ends with the interior
+ * positions with one or two leaf children, the deepest of them
+ * (sequence() in twotree.c) last.  In a reduction a late rank delays its
+ * ancestors in both trees, so t->rseq ends with the shallowest positions,
+ * the two tree roots last.  pred[P] (by rank; NaN sorts last) are the
  * predicted arrival offsets and order[P] the ranks by ascending pred, ties by
  * rank (papcoll__sort_by_key).  The root keeps position 0.  Ranks whose
  * offsets lie within tol of the first of their group (in order) form one
- * group; a group of g ranks takes the next g positions of seq[] and lays
+ * group; a group of g ranks takes the next g positions of seq and lays
  * them out among themselves as twotree does (cyclic rank order from root on
  * ascending positions), so equal offsets give papcoll__twotree_place.
  * Pure: O(P), scratch t->work.
  */
-void papcoll__twotree_place_sorted(papcoll__twotree_t *t, int root, const int *order, const double *pred,
-                                   double tol, int *v2r, int *r2v);
+void papcoll__twotree_place_sorted(papcoll__twotree_t *t, const int *seq, int root, const int *order,
+                                   const double *pred, double tol, int *v2r, int *r2v);
 
 /* Packets tree 0 or 1 carries of k. */
 static inline long papcoll__twotree_npackets(long k, int tree)

@@ -38,11 +38,20 @@ static double now(void)
     return PMPI_Wtime();
 }
 
-/* Advances this rank's simulated time (smpicc maps nanosleep). */
-static void sim_sleep(double s)
+/* Advances this rank's simulated time (smpicc maps nanosleep) until t.
+ * Every PMPI_Wtime may advance it too (SMPI replays the CPU burst since the
+ * last MPI call there), so the time left is read once, and a deadline
+ * already past sleeps not at all (a negative span would become a timespec
+ * of almost a second). */
+static void sim_sleep_until(double t)
 {
-    struct timespec ts = {(time_t)s, (long)((s - floor(s)) * 1e9)};
+    double s = t - now();
+    struct timespec ts;
 
+    if (s <= 0)
+        return;
+    ts.tv_sec = (time_t)s;
+    ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
     nanosleep(&ts, NULL);
 }
 
@@ -101,7 +110,7 @@ static void drive(ranks_coops_t *r, double s)
             run_due(r);
         t = r != NULL ? fmin(end, next_due(r)) : end;
         if (t > now())
-            sim_sleep(t - now());
+            sim_sleep_until(t);
         else if (now() >= end)
             return;
     }
@@ -175,7 +184,7 @@ void papcoll__coop_wait(void)
     t = next_due(r);
     /* Nothing due: sleep until a monitor is (a poll), else a moment, so
      * that simulated time passes while the application re-checks. */
-    sim_sleep(isfinite(t) && t > now() ? t - now() : 1e-6);
+    sim_sleep_until(isfinite(t) && t > now() ? t : now() + 1e-6);
 }
 
 void papcoll__coop_wake(papcoll__coop_t *c)

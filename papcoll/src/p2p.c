@@ -58,18 +58,21 @@ static int count_of(size_t bytes, int *count)
 /* The polling waits.  Under SMPI, SimGrid 3.32's MPI_Testall completes
  * the requests one by one and reports those it completed at an earlier
  * call with empty statuses (MPI leaves every request alone while the flag
- * is false): there each request is polled in turn. */
+ * is false): there each request is polled in turn.  Its MPI_Test sets no
+ * flag for MPI_REQUEST_NULL under MPI_STATUS_IGNORE (a wait on a request
+ * not started, as bchain's first forward, polled forever): it always gets
+ * a status. */
 static int poll_waitall(int n, MPI_Request *reqs, MPI_Status *sts, int nap)
 {
     long ns = BACKOFF_MIN_NS;
     int done = 0, rc = MPI_SUCCESS;
 
 #ifdef PAPCOLL_SMPI
+    MPI_Status ignored;
     int i;
 
     for (i = 0; i < n && rc == MPI_SUCCESS; i++)
-        while ((rc = PMPI_Test(&reqs[i], &done, sts == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &sts[i])) ==
-                   MPI_SUCCESS &&
+        while ((rc = PMPI_Test(&reqs[i], &done, sts == MPI_STATUSES_IGNORE ? &ignored : &sts[i])) == MPI_SUCCESS &&
                !done)
             backoff(&ns, nap);
 #else

@@ -7,12 +7,15 @@
 # by 40 ms.  The times are simulated and, with SMPI's replay of the CPU
 # bursts between MPI calls switched off (smpi/simulate-computation:no),
 # deterministic: the bounds are tight and no wall clock is involved.
-# Then a background algorithm: gather BSLS with the root late by 19 ms,
+# Then every background algorithm of every op (algos.def's BACKGROUND ones,
+# papbench's "[monitor thread]") on 4 ranks under 10 ms uniform delays,
+# each under timeout 60: it must finish, validate and run without a
+# warning (no fallback).  Then gather BSLS with the root late by 19 ms,
 # whose background part (the monitor as a coroutine of the rank, coop.h)
 # pulls the three leaves' blocks while the root sleeps: validated, and each
 # iteration ends within 0.3 ms of the root's arrival (SLS needs 3 blocks
 # more, 6.6 ms).  Skips when SimGrid is not installed.
-# About 20 s on 2 cores (most of it the build).
+# About 30 s on 2 cores (most of it the build).
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 if ! command -v smpicc >/dev/null 2>&1 || ! command -v smpirun >/dev/null 2>&1; then
@@ -58,6 +61,27 @@ done
 paste "$TMP/excess10" "$TMP/excess50" | awk '{ x = $1 - $2; if (x < -0.05 || x > 0.05) bad = 1 } END { exit bad }' ||
     fail "LIN's run time minus the delay differs between D = 10 and 50 ms"
 
+# Every background algorithm: "op algo" per line, from algos.def.
+background_algos() {
+    awk '/^PAPCOLL_ALGO\(/ { l = $0; getline n; l = l n; if (l ~ /F\(BACKGROUND\)/) {
+        sub(/^PAPCOLL_ALGO\(/, "", l); split(l, f, /, */); print f[1], f[2] } }' "$ROOT/papcoll/src/algos.def"
+}
+nbg=0
+while read -r op algo; do
+    out=$TMP/bg-$op-$algo
+    nbg=$((nbg + 1))
+    if ! timeout -k 5 60 "$ROOT/jobs/simcluster" --platform cluster --np 4 --out "$out" \
+        --cfg smpi/simulate-computation:no -- papbench \
+        --op "$op" --algos "$algo" --size 64K --iters 4 --warmup 1 --maxdelay 10 --seed 1 --quiet >"$out.log" 2>&1; then
+        tail -n 5 "$out.log"
+        fail "$op $algo did not finish under SMPI (exit or timeout of 60 s)"
+        continue
+    fi
+    grep -q '^validation: PASSED' "$out.log" || fail "$op $algo: validation did not pass"
+    ! grep -qi 'warning' "$out.log" || fail "$op $algo: a warning (fallback?): $(grep -i -m1 warning "$out.log")"
+done < <(background_algos)
+[[ $nbg -ge 9 ]] || fail "found only $nbg background algorithms in algos.def"
+
 # BSLS under a late root: the background part absorbs every block.
 bg=$TMP/bsls
 if timeout -k 5 120 "$ROOT/jobs/simcluster" --platform cluster --np 4 --out "$bg" \
@@ -79,5 +103,5 @@ fi
 if [[ $fails -gt 0 ]]; then
     exit 1
 fi
-echo "smpi.sh: all checks passed (LIN minus the delay, ms: $(tr '\n' ' ' <"$TMP/excess50");" \
+echo "smpi.sh: all checks passed ($nbg background algorithms validated; LIN minus the delay, ms: $(tr '\n' ' ' <"$TMP/excess50");" \
     "BSLS minus the root's delay, ms: $(tr '\n' ' ' <"$TMP/bsls_excess"))"

@@ -72,7 +72,8 @@ static int poll_waitall(int n, MPI_Request *reqs, MPI_Status *sts, int nap)
     int i;
 
     for (i = 0; i < n && rc == MPI_SUCCESS; i++)
-        while ((rc = PMPI_Test(&reqs[i], &done, sts == MPI_STATUSES_IGNORE ? &ignored : &sts[i])) == MPI_SUCCESS &&
+        while ((rc = PMPI_Test(&reqs[i], &done, sts == MPI_STATUSES_IGNORE ? &ignored : &sts[i])) ==
+                   MPI_SUCCESS &&
                !done)
             backoff(&ns, nap);
 #else
@@ -173,13 +174,55 @@ void *papcoll__scratch(const papcoll__args_t *a, int slot, size_t bytes)
     return papcoll__stage_reserve(st, bytes + 1) == PAPCOLL_OK ? st->buf : NULL;
 }
 
+#ifdef PAPCOLL_SMPI
+typedef struct {
+    int src, tag;
+    MPI_Comm comm;
+} probed_t;
+
+int papcoll__improbe(int src, int tag, MPI_Comm comm, int *flag, MPI_Message *msg, MPI_Status *st)
+{
+    MPI_Status own, *s = st == MPI_STATUS_IGNORE ? &own : st;
+    probed_t *p;
+    int rc = PMPI_Iprobe(src, tag, comm, flag, s);
+
+    if (rc != MPI_SUCCESS || !*flag)
+        return rc;
+    if ((p = malloc(sizeof *p)) == NULL)
+        return MPI_ERR_NO_MEM;
+    *p = (probed_t){s->MPI_SOURCE, s->MPI_TAG, comm};
+    *msg = p;
+    return MPI_SUCCESS;
+}
+
+int papcoll__imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *msg, MPI_Request *req)
+{
+    probed_t *p = *msg;
+    int rc = PMPI_Irecv(buf, count, type, p->src, p->tag, p->comm, req);
+
+    free(p);
+    *msg = MPI_MESSAGE_NULL;
+    return rc;
+}
+#else
+int papcoll__improbe(int src, int tag, MPI_Comm comm, int *flag, MPI_Message *msg, MPI_Status *st)
+{
+    return PMPI_Improbe(src, tag, comm, flag, msg, st);
+}
+
+int papcoll__imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *msg, MPI_Request *req)
+{
+    return PMPI_Imrecv(buf, count, type, msg, req);
+}
+#endif
+
 int papcoll__fg_probe(int src, int tag, MPI_Comm comm, MPI_Message *msg, size_t *bytes, int nap)
 {
     MPI_Status status;
     long ns = BACKOFF_MIN_NS;
     int flag = 0, n = 0, rc;
 
-    while ((rc = PMPI_Improbe(src, tag, comm, &flag, msg, &status)) == MPI_SUCCESS && !flag)
+    while ((rc = papcoll__improbe(src, tag, comm, &flag, msg, &status)) == MPI_SUCCESS && !flag)
         backoff(&ns, nap);
     if (rc != MPI_SUCCESS)
         return PAPCOLL__ERR(rc);
@@ -206,7 +249,7 @@ int papcoll__bg_recv(papcoll__stage_t *st, int src, int tag, MPI_Comm comm, size
         return rc;
     if ((rc = papcoll__stage_reserve(st, st->len + n)) != PAPCOLL_OK)
         return rc;
-    if ((rc = PMPI_Imrecv(st->buf + st->len, (int)n, MPI_BYTE, &msg, &req)) != MPI_SUCCESS)
+    if ((rc = papcoll__imrecv(st->buf + st->len, (int)n, MPI_BYTE, &msg, &req)) != MPI_SUCCESS)
         return PAPCOLL__ERR(rc);
     if ((rc = papcoll__bg_wait(&req)) != PAPCOLL_OK)
         return rc;
@@ -216,6 +259,29 @@ int papcoll__bg_recv(papcoll__stage_t *st, int src, int tag, MPI_Comm comm, size
     return PAPCOLL_OK;
 }
 
+#ifdef PAPCOLL_SMPI
+/* Under SMPI a blocking send or receive would also block the rank's
+ * monitors (coop.h), so it is a nonblocking one and papcoll__waitall. */
+int papcoll__send_bytes(const void *buf, size_t bytes, int dst, int tag, MPI_Comm comm)
+{
+    MPI_Request req;
+    int n, rc;
+
+    if ((rc = count_of(bytes, &n)) != PAPCOLL_OK)
+        return rc;
+    if ((rc = PMPI_Isend(buf, n, MPI_BYTE, dst, tag, comm, &req)) != MPI_SUCCESS)
+        return PAPCOLL__ERR(rc);
+    return papcoll__waitall(1, &req, MPI_STATUSES_IGNORE);
+}
+
+static int recv_status(void *buf, int n, int src, int tag, MPI_Comm comm, MPI_Status *st)
+{
+    MPI_Request req;
+    int rc = PMPI_Irecv(buf, n, MPI_BYTE, src, tag, comm, &req);
+
+    return rc != MPI_SUCCESS ? PAPCOLL__ERR(rc) : papcoll__waitall(1, &req, st);
+}
+#else
 int papcoll__send_bytes(const void *buf, size_t bytes, int dst, int tag, MPI_Comm comm)
 {
     int n, rc;
@@ -225,6 +291,12 @@ int papcoll__send_bytes(const void *buf, size_t bytes, int dst, int tag, MPI_Com
     return PAPCOLL__ERR(PMPI_Send(buf, n, MPI_BYTE, dst, tag, comm));
 }
 
+static int recv_status(void *buf, int n, int src, int tag, MPI_Comm comm, MPI_Status *st)
+{
+    return PAPCOLL__ERR(PMPI_Recv(buf, n, MPI_BYTE, src, tag, comm, st));
+}
+#endif
+
 int papcoll__recv_bytes(void *buf, size_t bytes, int src, int tag, MPI_Comm comm)
 {
     MPI_Status st;
@@ -232,8 +304,8 @@ int papcoll__recv_bytes(void *buf, size_t bytes, int src, int tag, MPI_Comm comm
 
     if ((rc = count_of(bytes, &n)) != PAPCOLL_OK)
         return rc;
-    if ((rc = PMPI_Recv(buf, n, MPI_BYTE, src, tag, comm, &st)) != MPI_SUCCESS)
-        return PAPCOLL__ERR(rc);
+    if ((rc = recv_status(buf, n, src, tag, comm, &st)) != PAPCOLL_OK)
+        return rc;
     PMPI_Get_count(&st, MPI_BYTE, &got);
     return got == n ? PAPCOLL_OK : PAPCOLL_ERR_TRUNCATE;
 }
@@ -259,10 +331,15 @@ int papcoll__isend_bytes(const void *buf, size_t bytes, int dst, int tag, MPI_Co
 #ifdef PAPCOLL_SMPI
 /* SMPI 3.32's MPI_Waitall is a loop of MPI_Waitany, O(n) each, and a root
  * waiting for P - 1 receives made 1,024-rank simulations spend most of their
- * time there.  One MPI_Wait per request completes at the same simulated time. */
+ * time there.  One MPI_Wait per request completes at the same simulated time.
+ * It polls instead while a monitor of the rank has work (coop.h): treedyn's
+ * coordinator in the root's monitor waits for the root's own READY. */
 int papcoll__waitall(int n, MPI_Request *reqs, MPI_Status *sts)
 {
     int i, rc = MPI_SUCCESS;
+
+    if (papcoll__coop_busy())
+        return poll_waitall(n, reqs, sts, 1);
 
     for (i = 0; i < n && rc == MPI_SUCCESS; i++)
         rc = PMPI_Wait(&reqs[i], sts == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &sts[i]);

@@ -17,8 +17,16 @@
 int papcoll__fg_waitall(int n, MPI_Request *reqs, MPI_Status *sts, int nap);
 int papcoll__fg_waitsome(int n, MPI_Request *reqs, int *done, int *idx, MPI_Status *sts, int nap);
 int papcoll__fg_waitany(int n, MPI_Request *reqs, int *idx, MPI_Status *st, int nap);
+/* PMPI_Improbe and PMPI_Imrecv (MPI return codes).  SimGrid 3.32's SMPI
+ * aborts in both: there the probe is PMPI_Iprobe, *msg holds the source and
+ * tag it found, and the receive names them.  That receives the probed
+ * message because nothing else of the rank can post a receive in between:
+ * its monitor is a coroutine that yields only in waits (coop.h), and every
+ * caller posts the receive right after the probe. */
+int papcoll__improbe(int src, int tag, MPI_Comm comm, int *flag, MPI_Message *msg, MPI_Status *st);
+int papcoll__imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *msg, MPI_Request *req);
 /* Waits (polling) for one message from src and matches it: *msg for
- * PMPI_Imrecv, *bytes its size.  For parts that choose the buffer by size. */
+ * papcoll__imrecv, *bytes its size.  For parts that choose the buffer by size. */
 int papcoll__fg_probe(int src, int tag, MPI_Comm comm, MPI_Message *msg, size_t *bytes, int nap);
 int papcoll__bg_wait(MPI_Request *req);
 int papcoll__bg_waitall(int n, MPI_Request *reqs, MPI_Status *sts);

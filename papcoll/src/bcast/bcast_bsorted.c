@@ -45,7 +45,7 @@ static int receive(papcoll__exec_t *x, int parent, char **buf)
     else if ((rc = papcoll__stage_reserve(st, n)) == PAPCOLL_OK)
         *buf = st->buf;
     if (rc == PAPCOLL_OK)
-        rc = PAPCOLL__ERR(PMPI_Imrecv(*buf, (int)n, MPI_BYTE, &msg, &req));
+        rc = PAPCOLL__ERR(papcoll__imrecv(*buf, (int)n, MPI_BYTE, &msg, &req));
     if (rc == PAPCOLL_OK)
         rc = papcoll__bg_wait(&req);
     st->len = rc == PAPCOLL_OK ? n : 0;

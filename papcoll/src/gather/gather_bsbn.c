@@ -31,7 +31,7 @@ static int recv_children(papcoll__exec_t *x, int nc, const int *children, const 
     while (np > 0) {
         for (i = 0, flag = 0; i < np && !flag; i++) {
             papcoll__stage_t *sg = &x->stage[pending[i]];
-            if ((rc = PMPI_Improbe(v2r[pending[i]], PAPCOLL__TAG_DATA, x->comm, &flag, &msg, &st)) !=
+            if ((rc = papcoll__improbe(v2r[pending[i]], PAPCOLL__TAG_DATA, x->comm, &flag, &msg, &st)) !=
                 MPI_SUCCESS)
                 return PAPCOLL__ERR(rc);
             if (!flag)
@@ -39,7 +39,7 @@ static int recv_children(papcoll__exec_t *x, int nc, const int *children, const 
             PMPI_Get_count(&st, MPI_BYTE, &n);
             if ((rc = papcoll__stage_reserve(sg, (size_t)n)) != PAPCOLL_OK)
                 return rc;
-            if ((rc = PAPCOLL__ERR(PMPI_Imrecv(sg->buf, n, MPI_BYTE, &msg, &req))) != PAPCOLL_OK ||
+            if ((rc = PAPCOLL__ERR(papcoll__imrecv(sg->buf, n, MPI_BYTE, &msg, &req))) != PAPCOLL_OK ||
                 (rc = papcoll__bg_wait(&req)) != PAPCOLL_OK)
                 return rc;
             sg->len = (size_t)n;

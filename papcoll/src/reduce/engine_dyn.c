@@ -118,14 +118,18 @@ int papcoll__plan_red_dyn(papcoll__plan_t *plan, const papcoll__plan_in_t *in)
  * ranks leave received data unread for 60-250 ms in a fifth of the calls
  * on the emulated cluster (docs/reduce.md, "treedyn and noncommut_treedyn").  The root's
  * foreground, coordinating a streamed chain after HANDOVER, waits here too.
+ * (Under SMPI papcoll__waitall polls instead: the monitor is a coroutine of
+ * the rank there, and the root's participant must run beside it, p2p.c.)
  */
 static int next_ready(MPI_Comm comm, int tag, int *src, int *S)
 {
     MPI_Status st;
-    int rc = PMPI_Recv(S, 1, MPI_INT, MPI_ANY_SOURCE, tag, comm, &st);
+    MPI_Request rq;
+    int rc = PAPCOLL__ERR(PMPI_Irecv(S, 1, MPI_INT, MPI_ANY_SOURCE, tag, comm, &rq));
 
-    *src = st.MPI_SOURCE;
-    return PAPCOLL__ERR(rc);
+    if (rc == PAPCOLL_OK && (rc = papcoll__waitall(1, &rq, &st)) == PAPCOLL_OK)
+        *src = st.MPI_SOURCE;
+    return rc;
 }
 
 /* An ORDER to dst: kind, then its peer, side (a FROM to the root: late)
@@ -197,7 +201,7 @@ static int receive(const papcoll__args_t *a, const void *id, char *tmp, size_t c
             return rc;
         if (*n > cap)
             return PAPCOLL_ERR_TRUNCATE;
-        rc = PAPCOLL__ERR(PMPI_Imrecv(tmp, (int)*n, MPI_BYTE, &msg, rq));
+        rc = PAPCOLL__ERR(papcoll__imrecv(tmp, (int)*n, MPI_BYTE, &msg, rq));
     }
     return rc != PAPCOLL_OK ? rc : papcoll__fg_waitall(K, rq, MPI_STATUSES_IGNORE, a->nap);
 }

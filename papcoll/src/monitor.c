@@ -146,6 +146,44 @@ static void snapshot(papcoll__xstate_t *xs, int P, int it)
     s->iter = it;
 }
 
+#ifdef PAPCOLL_SMPI
+/* The exchange under SMPI: SimGrid 3.32's MPI_Iallgather has no algorithm
+ * choice and sends P (P - 1) messages (1,024 ranks then simulate for
+ * minutes).  Rank 0 collects the rows and sends the table back, 2 (P - 1)
+ * messages; the waits poll, since a coroutine must not block its rank
+ * (coop.h).  Collective over comm, like the allgather it replaces. */
+static int smpi_exchange(const double *rec, double *all, int P, MPI_Comm comm)
+{
+    MPI_Request two[2], *req;
+    int me = 0, i, n = 0, rc;
+
+    PMPI_Comm_rank(comm, &me);
+    if (me != 0) {
+        rc = PMPI_Isend(rec, PAPCOLL__XCHG, MPI_DOUBLE, 0, 0, comm, &two[0]);
+        if (rc == MPI_SUCCESS)
+            rc = PMPI_Irecv(all, P * PAPCOLL__XCHG, MPI_DOUBLE, 0, 0, comm, &two[1]);
+        if (rc == MPI_SUCCESS && papcoll__bg_waitall(2, two, MPI_STATUSES_IGNORE) != PAPCOLL_OK)
+            rc = MPI_ERR_OTHER;
+        return rc;
+    }
+    memcpy(all, rec, PAPCOLL__XCHG * sizeof(double));
+    if (P == 1)
+        return MPI_SUCCESS;
+    if ((req = malloc((size_t)(P - 1) * sizeof *req)) == NULL)
+        return MPI_ERR_NO_MEM;
+    for (i = 1, rc = MPI_SUCCESS; i < P && rc == MPI_SUCCESS; i++)
+        rc = PMPI_Irecv(all + (size_t)i * PAPCOLL__XCHG, PAPCOLL__XCHG, MPI_DOUBLE, i, 0, comm, &req[n++]);
+    if (rc == MPI_SUCCESS && papcoll__bg_waitall(n, req, MPI_STATUSES_IGNORE) != PAPCOLL_OK)
+        rc = MPI_ERR_OTHER;
+    for (i = 1, n = 0; i < P && rc == MPI_SUCCESS; i++)
+        rc = PMPI_Isend(all, P * PAPCOLL__XCHG, MPI_DOUBLE, i, 0, comm, &req[n++]);
+    if (rc == MPI_SUCCESS && papcoll__bg_waitall(n, req, MPI_STATUSES_IGNORE) != PAPCOLL_OK)
+        rc = MPI_ERR_OTHER;
+    free(req);
+    return rc;
+}
+#endif
+
 /* Exchange + predictor update into xs->pred and xs->noise (the last
  * prediction scored against the arrivals it was made for); *t0: when the
  * data arrived.  Collective over site->mcomm. */
@@ -156,12 +194,7 @@ static int exchange(papcoll_site_t *site, const double *rec, double *t0)
     double *col = xs->col, it;
 
 #ifdef PAPCOLL_SMPI
-    /* A coroutine of the rank must not block it in the exchange (coop.h). */
-    MPI_Request req;
-
-    rc = PMPI_Iallgather(rec, PAPCOLL__XCHG, MPI_DOUBLE, xs->xchg, PAPCOLL__XCHG, MPI_DOUBLE, site->mcomm, &req);
-    if (rc == MPI_SUCCESS)
-        rc = papcoll__bg_wait(&req) == PAPCOLL_OK ? MPI_SUCCESS : MPI_ERR_OTHER;
+    rc = smpi_exchange(rec, xs->xchg, P, site->mcomm);
 #else
     rc = PMPI_Allgather(rec, PAPCOLL__XCHG, MPI_DOUBLE, xs->xchg, PAPCOLL__XCHG, MPI_DOUBLE, site->mcomm);
 #endif

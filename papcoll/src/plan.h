@@ -97,6 +97,10 @@ int papcoll__plan_tree(papcoll__plan_t *plan, const papcoll__plan_in_t *in, papc
 /* The two trees of sched/twotree.h for in->P as the plan's planner data
  * (built on the first use, then kept; NOMEM only then). */
 int papcoll__plan_twotree(papcoll__plan_t *plan, const papcoll__plan_in_t *in);
+/* The two trees with the ranks placed by the agreed prediction (in->order)
+ * along the positions' order of a bcast (reduce = 0: sched/twotree's seq)
+ * or of a reduce (rseq); without a prediction, twotree's placement. */
+int papcoll__plan_stwotree(papcoll__plan_t *plan, const papcoll__plan_in_t *in, int reduce);
 void papcoll__place_rotate(papcoll__plan_t *plan, const papcoll__plan_in_t *in);
 void papcoll__place_identity(papcoll__plan_t *plan, const papcoll__plan_in_t *in);
 void papcoll__place_order(papcoll__plan_t *plan, const papcoll__plan_in_t *in);

@@ -46,18 +46,7 @@
 
 int papcoll__plan_bcast_stwotree(papcoll__plan_t *plan, const papcoll__plan_in_t *in)
 {
-    int rc = papcoll__plan_twotree(plan, in), root = in->root < 0 ? 0 : in->root;
-    papcoll__twotree_t *t = plan->xdata;
-
-    if (rc != PAPCOLL_OK)
-        return rc;
-    if (in->order != NULL)
-        papcoll__twotree_place_sorted(t, t->seq, root, in->order, plan->pred, plan->noise, plan->v2r,
-                                      plan->r2v);
-    else
-        papcoll__twotree_place(in->P, root, plan->v2r, plan->r2v);
-    plan->has_tree = 1;
-    return PAPCOLL_OK;
+    return papcoll__plan_stwotree(plan, in, 0);
 }
 
 typedef struct {

@@ -97,48 +97,48 @@ static papcoll__pin_t pin(int P, double bytes, double spread, int mon)
 
 static void test_auto(void)
 {
-    papcoll__auto_cfg_t cfg = {0.25};
+    double ratio = 0.25;
     papcoll__auto_out_t o;
     papcoll__pin_t in = pin(8, 1 << 20, 0, 1);
     papcoll_op_t G = PAPCOLL_OP_GATHER, B = PAPCOLL_OP_BCAST, R = PAPCOLL_OP_REDUCE;
 
-    papcoll__auto_choose(G, &in, &cfg, all_ok, NULL, &o);
+    papcoll__auto_choose(G, &in, ratio, all_ok, NULL, &o);
     check(o.base == A(G, "lin") && o.algo == o.base, "gather balanced 1 MiB: lin, got %d/%d", o.base, o.algo);
     check(fabs(o.t_base - (50e-6 + 7 * 1048576 * 8e-9)) < 1e-12, "gather lin cost %g", o.t_base);
     in.spread = 0.2 * o.t_base;
-    papcoll__auto_choose(G, &in, &cfg, all_ok, NULL, &o);
+    papcoll__auto_choose(G, &in, ratio, all_ok, NULL, &o);
     check(o.algo == o.base, "ratio 0.2 < 0.25: base, got %d", o.algo);
     in.spread = 0.05;
-    papcoll__auto_choose(G, &in, &cfg, all_ok, NULL, &o);
+    papcoll__auto_choose(G, &in, ratio, all_ok, NULL, &o);
     check(o.algo == A(G, "bsls") && o.gain > 0, "50 ms spread: bsls, got %d gain %g", o.algo, o.gain);
-    papcoll__auto_choose(G, &in, &cfg, no_bg, NULL, &o);
+    papcoll__auto_choose(G, &in, ratio, no_bg, NULL, &o);
     check(o.algo == A(G, "sls"), "no background part: sls, got %d", o.algo);
     in = pin(8, 64, 0, 1);
-    papcoll__auto_choose(B, &in, &cfg, all_ok, NULL, &o);
+    papcoll__auto_choose(B, &in, ratio, all_ok, NULL, &o);
     check(o.algo == A(B, "binomial"), "bcast 64 B: binomial, got %s", papcoll_algo_name(B, o.algo));
     in = pin(8, 64 << 20, 0, 1);
-    papcoll__auto_choose(B, &in, &cfg, all_ok, NULL, &o);
+    papcoll__auto_choose(B, &in, ratio, all_ok, NULL, &o);
     check(o.algo != A(B, "binomial") && o.algo >= 0, "bcast 64 MiB: not binomial, got %s",
           papcoll_algo_name(B, o.algo));
     in = pin(8, 1 << 20, 0.05, 1);
-    papcoll__auto_choose(B, &in, &cfg, all_ok, NULL, &o);
+    papcoll__auto_choose(B, &in, ratio, all_ok, NULL, &o);
     check(o.algo != o.base, "bcast 1 MiB, 50 ms spread: the sorted variant, got %s",
           papcoll_algo_name(B, o.algo));
     in.noise = 0.0495; /* what the predictor misses by: 0.5 ms of imbalance it can tell apart, below
                           the 5 % margin even for the foreground schain */
-    papcoll__auto_choose(B, &in, &cfg, all_ok, NULL, &o);
+    papcoll__auto_choose(B, &in, ratio, all_ok, NULL, &o);
     check(o.algo == o.base && o.ratio < 0.25, "bcast, spread within the noise: base, got %s ratio %g",
           papcoll_algo_name(B, o.algo), o.ratio);
     in = pin(8, 1 << 20, 0, 1);
-    papcoll__auto_choose(B, &in, &cfg, all_ok, NULL, &o);
+    papcoll__auto_choose(B, &in, ratio, all_ok, NULL, &o);
     check(o.base == A(B, "chain") && o.algo == o.base, "bcast 1 MiB balanced, monitor: the chain, got %s/%s",
           papcoll_algo_name(B, o.base), papcoll_algo_name(B, o.algo));
     in.has_monitor = 0;
-    papcoll__auto_choose(B, &in, &cfg, all_ok, NULL, &o);
+    papcoll__auto_choose(B, &in, ratio, all_ok, NULL, &o);
     check(o.algo == A(B, "chain"), "bcast 1 MiB balanced, no monitor: chain, got %s",
           papcoll_algo_name(B, o.algo));
     in.spread = 0.05; /* the foreground counterpart of the chain: same engine, sorted order */
-    papcoll__auto_choose(B, &in, &cfg, all_ok, NULL, &o);
+    papcoll__auto_choose(B, &in, ratio, all_ok, NULL, &o);
     check(o.algo == A(B, "schain"), "bcast 1 MiB, 50 ms spread, no monitor: schain, got %s",
           papcoll_algo_name(B, o.algo));
     /* A bcast acts on the arrivals after the root's: its data starts there. */
@@ -148,24 +148,24 @@ static void test_auto(void)
 
         in = pin(8, 1 << 20, 0.05, 1);
         in.pred = root_late;
-        papcoll__auto_choose(B, &in, &cfg, all_ok, NULL, &o);
+        papcoll__auto_choose(B, &in, ratio, all_ok, NULL, &o);
         check(o.algo == A(B, "chain") && o.ratio == 0,
               "bcast 1 MiB, the root 50 ms late: the chain, got %s ratio %g", papcoll_algo_name(B, o.algo),
               o.ratio);
         in.lag_noise = 0.03; /* predictions that miss the next call by more than half their spread */
-        papcoll__auto_choose(B, &in, &cfg, all_ok, NULL, &o);
+        papcoll__auto_choose(B, &in, ratio, all_ok, NULL, &o);
         check(o.algo == A(B, "schain"), "bcast 1 MiB, the root late, stale predictions: schain, got %s",
               papcoll_algo_name(B, o.algo));
         in.lag_noise = NAN;
         in.pred = one_2ms; /* ratio 2 / 12.6 ms, below 0.25; gain 2 ms */
         in.spread = 0.002;
-        papcoll__auto_choose(B, &in, &cfg, all_ok, NULL, &o);
+        papcoll__auto_choose(B, &in, ratio, all_ok, NULL, &o);
         check(o.algo == A(B, "schain") && o.ratio < 0.25 && fabs(o.gain - 0.002) < 1e-9,
               "bcast 1 MiB, one rank 2 ms after the root: schain (foreground), got %s ratio %g gain %g",
               papcoll_algo_name(B, o.algo), o.ratio, o.gain);
         in.pred = one_50ms;
         in.spread = 0.05;
-        papcoll__auto_choose(B, &in, &cfg, all_ok, NULL, &o);
+        papcoll__auto_choose(B, &in, ratio, all_ok, NULL, &o);
         check(o.algo == A(B, "bchain"), "bcast 1 MiB, one rank 50 ms after the root: bchain, got %s",
               papcoll_algo_name(B, o.algo));
     }
@@ -173,24 +173,24 @@ static void test_auto(void)
      * counterpart bchain takes 4.02 ms on balanced arrivals.  A 2 ms spread
      * would save a tree 0.84 ms but costs the chain more than that. */
     in = pin(8, 65536, 0.002, 1);
-    papcoll__auto_choose(B, &in, &cfg, all_ok, NULL, &o);
+    papcoll__auto_choose(B, &in, ratio, all_ok, NULL, &o);
     check(o.base == A(B, "scatter_allgather") && o.algo == o.base && o.gain < 0,
           "bcast 64 KiB, 2 ms spread: the base, not the chain, got %s gain %g", papcoll_algo_name(B, o.algo),
           o.gain);
     in.spread = 0.05;
-    papcoll__auto_choose(B, &in, &cfg, all_ok, NULL, &o);
+    papcoll__auto_choose(B, &in, ratio, all_ok, NULL, &o);
     check(o.algo == A(B, "bchain") && fabs(o.gain - (o.t_base - (50e-6 + 65536 * 8e-9))) < 1e-9,
           "bcast 64 KiB, 50 ms spread: bchain, gaining t_base less a leaf's message, got %s gain %g",
           papcoll_algo_name(B, o.algo), o.gain);
     in.spread = NAN;
-    papcoll__auto_choose(G, &in, &cfg, all_ok, NULL, &o);
+    papcoll__auto_choose(G, &in, ratio, all_ok, NULL, &o);
     check(o.algo == o.base && isnan(o.ratio), "no prediction: base");
     in = pin(8, 1 << 20, 0, 1);
-    papcoll__auto_choose(R, &in, &cfg, all_ok, NULL, &o);
+    papcoll__auto_choose(R, &in, ratio, all_ok, NULL, &o);
     check(o.algo == A(R, "clairvoyant"), "reduce 1 MiB: clairvoyant's pipelined tree, got %s",
           papcoll_algo_name(R, o.algo));
     in.spread = 0.05;
-    papcoll__auto_choose(R, &in, &cfg, all_ok, NULL, &o);
+    papcoll__auto_choose(R, &in, ratio, all_ok, NULL, &o);
     check(o.algo == A(R, "clairvoyant") && isnan(o.gain),
           "reduce 1 MiB, 50 ms spread: clairvoyant stays, got %s", papcoll_algo_name(R, o.algo));
     {
@@ -201,37 +201,37 @@ static void test_auto(void)
         double one[8] = {0, 0.001, 0.002, 0.001, 0, 0.002, 0.001, 0.05};
 
         in.pred = uni;
-        papcoll__auto_choose(R, &in, &cfg, all_ok, NULL, &o);
+        papcoll__auto_choose(R, &in, ratio, all_ok, NULL, &o);
         check(o.algo == A(R, "treedyn") && o.base == A(R, "clairvoyant"),
               "reduce 1 MiB, spread-out PAT: treedyn, got %s", papcoll_algo_name(R, o.algo));
         in.has_monitor = 0;
-        papcoll__auto_choose(R, &in, &cfg, all_ok, NULL, &o);
+        papcoll__auto_choose(R, &in, ratio, all_ok, NULL, &o);
         check(o.algo == A(R, "clairvoyant"), "reduce, spread-out PAT, no monitor: clairvoyant, got %s",
               papcoll_algo_name(R, o.algo));
         in.has_monitor = 1;
         in.pred = one;
-        papcoll__auto_choose(R, &in, &cfg, all_ok, NULL, &o);
+        papcoll__auto_choose(R, &in, ratio, all_ok, NULL, &o);
         check(o.algo == A(R, "clairvoyant"), "reduce 1 MiB, one late rank: clairvoyant, got %s",
               papcoll_algo_name(R, o.algo));
         in.pred = uni;
         in.bytes = 3 * 65536; /* 3 segments: treedyn pairs whole values (P = 8 streams from 4) */
-        papcoll__auto_choose(R, &in, &cfg, all_ok, NULL, &o);
+        papcoll__auto_choose(R, &in, ratio, all_ok, NULL, &o);
         check(o.algo == A(R, "clairvoyant"), "reduce 192 KiB, spread-out PAT: clairvoyant, got %s",
               papcoll_algo_name(R, o.algo));
         in.bytes = 3 * 65536 + 1; /* 4 segments: treedyn streams */
-        papcoll__auto_choose(R, &in, &cfg, all_ok, NULL, &o);
+        papcoll__auto_choose(R, &in, ratio, all_ok, NULL, &o);
         check(o.algo == A(R, "treedyn"), "reduce 192 KiB + 1 B, spread-out PAT: treedyn, got %s",
               papcoll_algo_name(R, o.algo));
         in.bytes = 1 << 20;
         in.spread = 0.001; /* below the threshold: balanced */
-        papcoll__auto_choose(R, &in, &cfg, all_ok, NULL, &o);
+        papcoll__auto_choose(R, &in, ratio, all_ok, NULL, &o);
         check(o.algo == A(R, "clairvoyant"),
               "reduce, spread-out PAT within the threshold: clairvoyant, got %s",
               papcoll_algo_name(R, o.algo));
         in.pred = NULL;
     }
     in = pin(8, 64, 0, 1);
-    papcoll__auto_choose(R, &in, &cfg, all_ok, NULL, &o);
+    papcoll__auto_choose(R, &in, ratio, all_ok, NULL, &o);
     check(o.algo == A(R, "binomial"), "reduce 64 B: binomial (a tie goes to no plan), got %s",
           papcoll_algo_name(R, o.algo));
 }
@@ -241,25 +241,25 @@ static void test_auto(void)
  * rank is shorter than the base. */
 static void test_auto_allreduce(void)
 {
-    papcoll__auto_cfg_t cfg = {0.25};
+    double ratio = 0.25;
     papcoll__auto_out_t o;
     papcoll_op_t AR = PAPCOLL_OP_ALLREDUCE;
     papcoll__pin_t in = pin(8, 64, 0, 1);
 
-    papcoll__auto_choose(AR, &in, &cfg, all_ok, NULL, &o);
+    papcoll__auto_choose(AR, &in, ratio, all_ok, NULL, &o);
     check(o.algo == A(AR, "recdoubling") && fabs(o.t_base - 3 * (50e-6 + 64 * 9e-9)) < 1e-12,
           "allreduce 64 B: recdoubling at 3 (a + m (b + g)), got %s %g", papcoll_algo_name(AR, o.algo), o.t_base);
     in.spread = 0.05;
-    papcoll__auto_choose(AR, &in, &cfg, all_ok, NULL, &o);
+    papcoll__auto_choose(AR, &in, ratio, all_ok, NULL, &o);
     check(o.algo == A(AR, "recdoubling") && o.gain < 0,
           "allreduce 64 B, 50 ms spread: sorted_ring's 8 hops after the latest lose, got %s gain %g",
           papcoll_algo_name(AR, o.algo), o.gain);
     in = pin(8, 1 << 20, 0, 1);
-    papcoll__auto_choose(AR, &in, &cfg, all_ok, NULL, &o);
+    papcoll__auto_choose(AR, &in, ratio, all_ok, NULL, &o);
     check(o.algo == A(AR, "rabenseifner"), "allreduce 1 MiB balanced: rabenseifner, got %s",
           papcoll_algo_name(AR, o.algo));
     in.spread = 0.05;
-    papcoll__auto_choose(AR, &in, &cfg, all_ok, NULL, &o);
+    papcoll__auto_choose(AR, &in, ratio, all_ok, NULL, &o);
     /* N = 16: the base 50 ms + t_base against 50 ms + (16 + 8 - 1)(a + 64 KiB (b + g)) */
     check(o.algo == A(AR, "sorted_ring") && fabs(o.gain - (o.t_base - 23 * (50e-6 + 65536 * 9e-9))) < 1e-12,
           "allreduce 1 MiB, 50 ms spread: sorted_ring, got %s gain %g", papcoll_algo_name(AR, o.algo),
@@ -268,12 +268,12 @@ static void test_auto_allreduce(void)
     in.P = 17;
     in.bytes = 16 << 20;
     in.spread = 0.5;
-    papcoll__auto_choose(AR, &in, &cfg, all_ok, NULL, &o);
+    papcoll__auto_choose(AR, &in, ratio, all_ok, NULL, &o);
     check(o.algo == A(AR, "sorted_ring"), "allreduce 16 MiB, 0.5 s spread, P = %d: sorted_ring, got %s", in.P,
           papcoll_algo_name(AR, o.algo));
     in = pin(8, 1 << 20, 0.05, 1);
     in.commutative = 0;
-    papcoll__auto_choose(AR, &in, &cfg, all_ok, NULL, &o);
+    papcoll__auto_choose(AR, &in, ratio, all_ok, NULL, &o);
     check(o.algo == A(AR, "rabenseifner"), "allreduce 1 MiB, not commutative: rabenseifner, got %s",
           papcoll_algo_name(AR, o.algo));
 }
@@ -284,14 +284,14 @@ static void test_auto_allreduce(void)
  * leaves the costs as the one-way model gives them. */
 static void test_auto_xbeta(void)
 {
-    papcoll__auto_cfg_t cfg = {0.25};
+    double ratio = 0.25;
     papcoll__auto_out_t o;
     papcoll_op_t AR = PAPCOLL_OP_ALLREDUCE, R = PAPCOLL_OP_REDUCE;
     papcoll__pin_t in = pin(8, 1 << 20, 0, 1);
     double a = 50e-6, b = 8e-9, g = 1e-9, x = 16e-9, m = 1 << 20, c;
 
     in.xbeta = x;
-    papcoll__auto_choose(AR, &in, &cfg, all_ok, NULL, &o);
+    papcoll__auto_choose(AR, &in, ratio, all_ok, NULL, &o);
     check(o.algo == A(AR, "ring") && fabs(o.t_base - (14 * a + 1.75 * m * b + 0.875 * m * g)) < 1e-12,
           "allreduce 1 MiB, xbeta 2 beta: ring at 2(P-1) a + 2 (P-1)/P m b + (P-1)/P m g, got %s %g",
           papcoll_algo_name(AR, o.algo), o.t_base);
@@ -307,7 +307,7 @@ static void test_auto_xbeta(void)
     check(fabs(c - (10 * a + 1.75 * m * b + 0.875 * m * g)) < 1e-12,
           "reduce ring: one way, (P - 1 + L) a, %g", c);
     in.xbeta = b;
-    papcoll__auto_choose(AR, &in, &cfg, all_ok, NULL, &o);
+    papcoll__auto_choose(AR, &in, ratio, all_ok, NULL, &o);
     check(o.algo == A(AR, "rabenseifner"), "allreduce 1 MiB, xbeta = beta: rabenseifner, got %s",
           papcoll_algo_name(AR, o.algo));
 }
@@ -320,7 +320,7 @@ static void test_auto_xbeta(void)
  * 2.5 ms), and the ping-pong alpha alone picks the ring. */
 static void test_auto_round_alpha(void)
 {
-    papcoll__auto_cfg_t cfg = {0.25};
+    double ratio = 0.25;
     papcoll__auto_out_t o;
     papcoll_op_t AR = PAPCOLL_OP_ALLREDUCE;
     double a = 35e-6, ra = 76e-6, b = 8.46e-9, g = 2.1e-11, x = 12.9e-9, m = 65536, c;
@@ -330,11 +330,11 @@ static void test_auto_round_alpha(void)
     in.beta = b;
     in.gamma = g;
     in.xbeta = x;
-    papcoll__auto_choose(AR, &in, &cfg, all_ok, NULL, &o);
+    papcoll__auto_choose(AR, &in, ratio, all_ok, NULL, &o);
     check(o.algo == A(AR, "ring"), "allreduce 64 KiB, no round alpha: ring, got %s",
           papcoll_algo_name(AR, o.algo));
     in.ralpha = ra;
-    papcoll__auto_choose(AR, &in, &cfg, all_ok, NULL, &o);
+    papcoll__auto_choose(AR, &in, ratio, all_ok, NULL, &o);
     check(o.algo == A(AR, "rabenseifner") && fabs(o.t_base - (6 * ra + 1.75 * m * x + 0.875 * m * g)) < 1e-12,
           "allreduce 64 KiB, round alpha: rabenseifner at 2 L ra + ..., got %s %g",
           papcoll_algo_name(AR, o.algo), o.t_base);
@@ -344,20 +344,20 @@ static void test_auto_round_alpha(void)
     c = papcoll__cost(PAPCOLL_OP_REDUCE, A(PAPCOLL_OP_REDUCE, "clairvoyant"), &in);
     check(fabs(c - 3 * (ra + m * (b + g))) < 1e-12, "reduce clairvoyant: rounds of the round alpha, %g", c);
     in.bytes = 1 << 20;
-    papcoll__auto_choose(AR, &in, &cfg, all_ok, NULL, &o);
+    papcoll__auto_choose(AR, &in, ratio, all_ok, NULL, &o);
     check(o.algo == A(AR, "ring"), "allreduce 1 MiB, round alpha: ring, got %s",
           papcoll_algo_name(AR, o.algo));
     /* sorted_ring's chain streams (alpha per segment): under 8 ms of
      * spread it gains over the ring at 1 MiB (measured: 23.6 against 26.1
      * ms under uniform 10 ms), not at 256 KiB (16.8 against 14.4). */
     in.spread = 8e-3;
-    papcoll__auto_choose(AR, &in, &cfg, all_ok, NULL, &o);
+    papcoll__auto_choose(AR, &in, ratio, all_ok, NULL, &o);
     check(o.algo == A(AR, "sorted_ring") &&
               fabs(o.gain - (8e-3 + o.t_base - 38 * (a + 65536 * (b + g)))) < 1e-9,
           "allreduce 1 MiB, 8 ms spread: sorted_ring by its chain's streaming steps, got %s gain %g",
           papcoll_algo_name(AR, o.algo), o.gain);
     in.bytes = 256 << 10;
-    papcoll__auto_choose(AR, &in, &cfg, all_ok, NULL, &o);
+    papcoll__auto_choose(AR, &in, ratio, all_ok, NULL, &o);
     check(o.algo == A(AR, "ring"), "allreduce 256 KiB, 8 ms spread: ring, got %s",
           papcoll_algo_name(AR, o.algo));
 }
@@ -365,7 +365,7 @@ static void test_auto_round_alpha(void)
 /* Gather under a predicted PAT: the root's port as a queue. */
 static void test_auto_port(void)
 {
-    papcoll__auto_cfg_t cfg = {0.25};
+    double ratio = 0.25;
     papcoll__auto_out_t o;
     papcoll__pin_t in = pin(8, 1 << 20, 0.05, 1);
     papcoll_op_t G = PAPCOLL_OP_GATHER;
@@ -376,24 +376,24 @@ static void test_auto_port(void)
     in.pred = pr;
     in.lag_noise = 0.001;
     pr[7] = 0.05; /* one late rank, the root early: its block comes while the others' flow */
-    papcoll__auto_choose(G, &in, &cfg, all_ok, NULL, &o);
+    papcoll__auto_choose(G, &in, ratio, all_ok, NULL, &o);
     check(o.algo == A(G, "lin") && o.gain <= 0, "single late non-root: lin, got %s gain %g",
           papcoll_algo_name(G, o.algo), o.gain);
     pr[7] = 0;
     pr[0] = 0.05; /* the root late: lin's port starts with it, bsls's background part before */
-    papcoll__auto_choose(G, &in, &cfg, all_ok, NULL, &o);
+    papcoll__auto_choose(G, &in, ratio, all_ok, NULL, &o);
     check(o.algo == A(G, "bsls") && fabs(o.gain - (0.05 + 50e-6 + 7 * 1048576 * 8e-9 - 0.05)) < 0.01,
           "late root: bsls, got %s gain %g", papcoll_algo_name(G, o.algo), o.gain);
     for (i = 0; i < 8; i++)
         pr[i] = 0.05 * i / 7; /* spread out, the root predicted first */
-    papcoll__auto_choose(G, &in, &cfg, all_ok, NULL, &o);
+    papcoll__auto_choose(G, &in, ratio, all_ok, NULL, &o);
     check(o.algo == A(G, "lin"), "reliable prediction, root first: lin, got %s",
           papcoll_algo_name(G, o.algo));
     for (i = 0; i < 8; i++)
         pr[i] = 0;
     pr[0] = in.spread =
         0.01; /* the root 10 ms late: ratio 0.17, under the threshold; the port model decides */
-    papcoll__auto_choose(G, &in, &cfg, all_ok, NULL, &o);
+    papcoll__auto_choose(G, &in, ratio, all_ok, NULL, &o);
     check(o.algo == A(G, "bsls") && o.ratio < 0.25 && o.gain > 0.009,
           "root 10 ms late: bsls below the ratio threshold, got %s ratio %g gain %g",
           papcoll_algo_name(G, o.algo), o.ratio, o.gain);
@@ -401,7 +401,7 @@ static void test_auto_port(void)
         pr[i] = 0.05 * i / 7;
     in.spread = 0.05;
     in.lag_noise = 0.05; /* predictions miss the next call by the whole spread: the root's mean arrival */
-    papcoll__auto_choose(G, &in, &cfg, all_ok, NULL, &o);
+    papcoll__auto_choose(G, &in, ratio, all_ok, NULL, &o);
     check(o.algo == A(G, "bsls") && o.gain > 0.015, "unreliable prediction: bsls, got %s gain %g",
           papcoll_algo_name(G, o.algo), o.gain);
 }
@@ -411,9 +411,9 @@ static void test_policy_text(void)
     papcoll__policy_t p;
 
     check(papcoll__policy_parse(PAPCOLL_OP_GATHER, "auto", &p) == PAPCOLL_OK &&
-              p.kind == PAPCOLL__POLICY_AUTO && p.acfg.ratio == 0.25,
+              p.kind == PAPCOLL__POLICY_AUTO && p.ratio == 0.25,
           "auto");
-    check(papcoll__policy_parse(PAPCOLL_OP_GATHER, "auto:0.5", &p) == PAPCOLL_OK && p.acfg.ratio == 0.5,
+    check(papcoll__policy_parse(PAPCOLL_OP_GATHER, "auto:0.5", &p) == PAPCOLL_OK && p.ratio == 0.5,
           "auto:0.5");
     check(papcoll__policy_parse(PAPCOLL_OP_GATHER, "auto:x", &p) == PAPCOLL_ERR_POLICY, "auto:x refused");
     check(papcoll__policy_parse(PAPCOLL_OP_GATHER, "tune", &p) == PAPCOLL_ERR_POLICY &&

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "algo_ids.h"
+#include "base.h"
 #include "policy.h"
 #include "sched/dyn.h"
 
@@ -237,7 +238,7 @@ static double after_root(const papcoll__pin_t *in)
     return fmax(0, hi - in->pred[in->root] - fmax(in->noise, 0));
 }
 
-void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, const papcoll__auto_cfg_t *cfg,
+void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, double threshold,
                           papcoll__eligible_fn ok, void *arg, papcoll__auto_out_t *out)
 {
     double slow_base, slow_sorted, imb, S = segments(in->bytes, in);
@@ -257,15 +258,15 @@ void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, const papco
          * spread over the ranks, treedyn's pairing was the faster reduce
          * in every phase measured where it streams (docs/results/policies.md). */
         s = counterpart(op, out->base, 1, in, ok, arg);
-        if (op == PAPCOLL_OP_REDUCE && in->pred != NULL && out->ratio >= cfg->ratio && s >= 0 &&
+        if (op == PAPCOLL_OP_REDUCE && in->pred != NULL && out->ratio >= threshold && s >= 0 &&
             spread_out(in) && papcoll__dyn_streams(in->P, S < INT_MAX ? (int)S : INT_MAX)) {
             out->algo = s;
             out->why = "imbalance spread over the ranks, arrival-driven pairing";
         }
         return;
     }
-    /* A bcast below the ratio: the foreground variant, the base's own tree or chain. */
-    bg = in->has_monitor && !(bc && out->ratio < cfg->ratio);
+    /* A bcast below the threshold: the foreground variant, the base's own tree or chain. */
+    bg = in->has_monitor && !(bc && out->ratio < threshold);
     s = counterpart(op, out->base, bg, in, ok, arg);
     if (s < 0 && (s = counterpart(op, out->base, 0, in, ok, arg)) < 0)
         return;
@@ -276,9 +277,9 @@ void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, const papco
      * stands in for the PAT in the tree formulas only: the port model
      * prices the PAT itself, and a bcast's foreground variant has its
      * balanced cost in its gain. */
-    if ((port || out->ratio >= cfg->ratio || bc) && out->gain > AUTO_MARGIN * out->t_base) {
+    if ((port || out->ratio >= threshold || bc) && out->gain > AUTO_MARGIN * out->t_base) {
         out->algo = s;
-        out->why = bc && out->ratio < cfg->ratio
+        out->why = bc && out->ratio < threshold
                        ? "imbalance after the root below threshold, foreground variant"
                        : "imbalance above threshold, sorted variant";
     } else if (bc && !bg && STALE(in) && papcoll__cost(op, s, in) <= out->t_base) {
@@ -357,9 +358,7 @@ int papcoll__rules_parse(const char *text, const char *name, papcoll__rules_t *o
     int ln = 0, rc;
 
     memset(out, 0, sizeof(*out));
-    out->hash = 1469598103934665603ULL;
-    for (p = text; *p; p++)
-        out->hash = (out->hash ^ (unsigned char)*p) * 1099511628211ULL;
+    out->hash = papcoll__fnv(0xCBF29CE484222325ULL, text, strlen(text));
     for (p = text; *p; p = *nl ? nl + 1 : nl) {
         nl = p + strcspn(p, "\n");
         if ((size_t)(nl - p) >= sizeof line) {

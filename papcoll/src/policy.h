@@ -58,16 +58,14 @@ int papcoll__rules_load(const char *path, papcoll__rules_t *out, char *err, size
 int papcoll__rules_match(const papcoll__rules_t *t, papcoll_op_t op, int P, double bytes, double ratio);
 
 typedef struct {
-    double ratio; /* imbalance / base time from which the PAP-aware counterpart may win (default 0.25) */
-} papcoll__auto_cfg_t;
-typedef struct {
     int algo, base;  /* base: the cheapest costed algorithm on balanced arrivals */
     double t_base;   /* its modelled time (s) */
     double ratio;    /* imbalance / t_base (NaN: no prediction) */
     double gain;     /* predicted gain of algo over base under the predicted PAT (s) */
     const char *why; /* a static string */
 } papcoll__auto_out_t;
-void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, const papcoll__auto_cfg_t *cfg,
+/* threshold: the imbalance / base time from which the PAP-aware counterpart may win (auto:RATIO). */
+void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, double threshold,
                           papcoll__eligible_fn ok, void *arg, papcoll__auto_out_t *out);
 
 #endif

@@ -33,8 +33,8 @@ int papcoll__policy_parse(papcoll_op_t op, const char *text, papcoll__policy_t *
     if (strcmp(text, "auto") == 0 || strncmp(text, "auto:", 5) == 0) {
         out->kind = PAPCOLL__POLICY_AUTO;
         name = text[4] ? text + 5 : "";
-        out->acfg.ratio = *name ? strtod(name, &end) : 0.25;
-        if (*name && (*end != '\0' || !(out->acfg.ratio >= 0))) {
+        out->ratio = *name ? strtod(name, &end) : 0.25;
+        if (*name && (*end != '\0' || !(out->ratio >= 0))) {
             snprintf(out->err, sizeof out->err, "policy '%s': bad parameter (auto[:RATIO])", text);
             return PAPCOLL_ERR_POLICY;
         }
@@ -99,17 +99,16 @@ void papcoll__decide(const papcoll__policy_t *p, papcoll_op_t op, const papcoll_
             snprintf(out->reason, sizeof out->reason, "policy %.96s: line %d", p->text, p->rules.r[k].line);
         algo = k < 0 ? p->algo : p->rules.r[k].algo;
     } else {
-        papcoll__auto_choose(op, in, &p->acfg, eligible, &e, &a);
+        papcoll__auto_choose(op, in, p->ratio, eligible, &e, &a);
         snprintf(out->detail, sizeof out->detail,
                  "policy=auto P=%d bytes=%.0f spread=%.3g noise=%.3g lag_noise=%.3g base=%s model=%.3g "
                  "ratio=%.3g threshold=%.3g gain=%.3g",
                  in->P, in->bytes, in->spread, in->noise, in->lag_noise,
-                 a.base >= 0 ? row[a.base].name : "-", a.t_base, a.ratio, p->acfg.ratio, a.gain);
+                 a.base >= 0 ? row[a.base].name : "-", a.t_base, a.ratio, p->ratio, a.gain);
         snprintf(out->reason, sizeof out->reason, "policy %.96s: %s", p->text, a.why);
         algo = a.algo;
     }
-    /* Every fallback chain ends at an algorithm that serves every call; the
-     * bound only guards against a cycle in algos.def (the matrix checks there is none). */
+    /* Chains end at an algorithm serving every call; 16 bounds a cycle (the matrix checks none). */
     out->fell_back = 0;
     for (steps = 0; steps < 16; steps++) {
         if ((why = papcoll__algo_check(op, algo, sig, in->P, in->has_monitor)) == PAPCOLL__WHY_OK)

@@ -19,7 +19,7 @@ typedef struct {
     char text[288];           /* canonical text: "fixed:bsls", "rules:FILE", "auto:0.5" */
     char err[320];            /* why parsing failed */
     papcoll__rules_t rules;   /* RULES */
-    papcoll__auto_cfg_t acfg; /* AUTO */
+    double ratio;             /* AUTO: its threshold RATIO (default 0.25) */
 } papcoll__policy_t;
 
 typedef struct {

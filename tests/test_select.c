@@ -182,6 +182,26 @@ static void test_auto(void)
     check(o.algo == A(B, "bchain") && fabs(o.gain - (o.t_base - (50e-6 + 65536 * 8e-9))) < 1e-9,
           "bcast 64 KiB, 50 ms spread: bchain, gaining t_base less a leaf's message, got %s gain %g",
           papcoll_algo_name(B, o.algo), o.gain);
+    {
+        /* 64 ranks, 32 MiB: the two trees are the base (13 + 511 segment
+         * steps against the chain's 574); one rank 50 ms late.  Without a
+         * monitor the counterpart is stwotree, whose late rank is interior
+         * above leaves that wait one segment more than a leaf's message. */
+        double late[64] = {0};
+        double seg = 50e-6 + 65536 * 8e-9, leaf = 50e-6 + 33554432 * 8e-9;
+
+        late[37] = 0.05;
+        in = pin(64, 33554432, 0.05, 0);
+        in.pred = late;
+        papcoll__auto_choose(B, &in, ratio, all_ok, NULL, &o);
+        check(o.base == A(B, "twotree") && fabs(o.t_base - 524 * seg) < 1e-9,
+              "bcast 32 MiB, P = 64: base twotree, got %s (%g s)", papcoll_algo_name(B, o.base), o.t_base);
+        check(o.algo == A(B, "stwotree") &&
+                  fabs(o.gain - (0.05 + o.t_base - fmax(o.t_base, 0.05 + leaf + seg))) < 1e-9,
+              "bcast 32 MiB, P = 64, one rank 50 ms late, no monitor: stwotree, got %s gain %g",
+              papcoll_algo_name(B, o.algo), o.gain);
+        in.pred = NULL;
+    }
     in.spread = NAN;
     papcoll__auto_choose(G, &in, ratio, all_ok, NULL, &o);
     check(o.algo == o.base && isnan(o.ratio), "no prediction: base");
@@ -248,7 +268,8 @@ static void test_auto_allreduce(void)
 
     papcoll__auto_choose(AR, &in, ratio, all_ok, NULL, &o);
     check(o.algo == A(AR, "recdoubling") && fabs(o.t_base - 3 * (50e-6 + 64 * 9e-9)) < 1e-12,
-          "allreduce 64 B: recdoubling at 3 (a + m (b + g)), got %s %g", papcoll_algo_name(AR, o.algo), o.t_base);
+          "allreduce 64 B: recdoubling at 3 (a + m (b + g)), got %s %g", papcoll_algo_name(AR, o.algo),
+          o.t_base);
     in.spread = 0.05;
     papcoll__auto_choose(AR, &in, ratio, all_ok, NULL, &o);
     check(o.algo == A(AR, "recdoubling") && o.gain < 0,

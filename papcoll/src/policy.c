@@ -13,7 +13,6 @@
 #include "sched/dyn.h"
 
 /* ---- cost model: Hockney alpha-beta plus gamma per combined byte ------- */
-
 typedef double (*cost_fn)(papcoll_op_t op, const papcoll__pin_t *in);
 
 static double segments(double m, const papcoll__pin_t *in)
@@ -179,13 +178,17 @@ static double port_queue(const papcoll__pin_t *in, double start, int ordered, do
 /* Modelled times of base and its counterpart s under the predicted PAT; 1
  * when from the root's port model.  Otherwise a late rank holds a base tree
  * back for imbalance + t_base; in the sorted variant it is a leaf, one
- * message after its arrival.  In sorted_ring it finds the others' vector
+ * message after its arrival; in stwotree it is interior above leaves, which
+ * wait one segment more.  In sorted_ring it finds the others' vector
  * pre-reduced; then N segments pass it and the P - 1 hops of the result
  * ring, each alpha (the segments stream) + n/N (beta + gamma). */
 static int pat_times(papcoll_op_t op, int base, int s, const papcoll__pin_t *in, double imb, double t_base,
                      double *tb, double *ts)
 {
-    double leaf = in->alpha + in->bytes * (in->beta + (op >= PAPCOLL_OP_REDUCE ? in->gamma : 0));
+    double seg = op == PAPCOLL_OP_BCAST && s == PAPCOLL__A_bcast_stwotree
+                     ? in->alpha + in->bytes / segments(in->bytes, in) * in->beta
+                     : 0;
+    double leaf = seg + in->alpha + in->bytes * (in->beta + (op >= PAPCOLL_OP_REDUCE ? in->gamma : 0));
     double step = in->beta + in->gamma, own = papcoll__cost(op, s, in), ar = 0;
     cost_fn c = ROW(op, base)->cost;
     int hs = c == cost_handshake;
@@ -314,8 +317,7 @@ static int range(char *s, double *lo, double *hi)
 {
     char *dash = strchr(s + 1, '-');
 
-    *lo = 0;
-    *hi = INFINITY;
+    *lo = 0, *hi = INFINITY;
     if (strcmp(s, "*") == 0)
         return 0;
     if (s[0] == '-')

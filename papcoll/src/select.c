@@ -1,6 +1,4 @@
-/*
- * Selection (select.h): parsing a policy and the one decision function.
- */
+/* Selection (select.h): parsing a policy and the one decision function. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,8 +101,8 @@ void papcoll__decide(const papcoll__policy_t *p, papcoll_op_t op, const papcoll_
         snprintf(out->detail, sizeof out->detail,
                  "policy=auto P=%d bytes=%.0f spread=%.3g noise=%.3g lag_noise=%.3g base=%s model=%.3g "
                  "ratio=%.3g threshold=%.3g gain=%.3g",
-                 in->P, in->bytes, in->spread, in->noise, in->lag_noise,
-                 a.base >= 0 ? row[a.base].name : "-", a.t_base, a.ratio, p->ratio, a.gain);
+                 in->P, in->bytes, in->spread, in->noise, in->lag_noise, a.base >= 0 ? row[a.base].name : "-",
+                 a.t_base, a.ratio, p->ratio, a.gain);
         snprintf(out->reason, sizeof out->reason, "policy %.96s: %s", p->text, a.why);
         algo = a.algo;
     }

@@ -19,7 +19,7 @@ PMPI_SRC    := $(sort $(wildcard pmpi/src/*.c))
 PMPI_OBJ    := $(PMPI_SRC:%.c=$(OBJ)/%.o) $(OBJ)/pmpi/src/sentinels.o
 PMPI_LIB    := $(OUT)/lib/libpapcoll_pmpi.so
 PMPI_TESTS  := $(OUT)/build/tests/pmpi
-PMPI_CHECKS := $(PMPI_TESTS)/check_c $(PMPI_TESTS)/split_c $(PMPI_TESTS)/reduce_loop $(PMPI_TESTS)/check_mpif \
+PMPI_CHECKS := $(PMPI_TESTS)/check_c $(PMPI_TESTS)/split_c $(PMPI_TESTS)/inter_c $(PMPI_TESTS)/reduce_loop $(PMPI_TESTS)/check_mpif \
                $(PMPI_TESTS)/check_usempi $(PMPI_TESTS)/split_f $(PMPI_TESTS)/papcoll-algos
 
 all: $(PMPI_LIB) $(PMPI_CHECKS)

@@ -6,6 +6,7 @@
 #
 #   trace mode, P = 3 and 4: results right, the summary's counts as the
 #     programs force them (places that differ, intercommunicator, MPI_COMM_SELF),
+#     inter_c's intercommunicator collectives through papcoll via local groups,
 #     trace files that paptrace info/stats/pat read, a pat file that papbench
 #     replays;
 #   replace mode with every algorithm of every op forced (the list comes from
@@ -24,7 +25,7 @@ T=$OUTDIR/build/tests/pmpi
 PT=$OUTDIR/bin/paptrace
 PB=$OUTDIR/bin/papbench
 PY=/usr/bin/python3
-need_bins "$T/check_c" "$T/split_c" "$T/split_f" "$T/check_mpif" "$T/check_usempi" "$T/reduce_loop" "$T/papcoll-algos" "$PT" "$PB"
+need_bins "$T/check_c" "$T/split_c" "$T/inter_c" "$T/split_f" "$T/check_mpif" "$T/check_usempi" "$T/reduce_loop" "$T/papcoll-algos" "$PT" "$PB"
 [[ -f $LIB ]] || { echo "FAIL: $LIB missing (run make)"; exit 1; }
 $PY -c 'import mpi4py, numpy' 2>/dev/null ||
     { echo "FAIL: $PY lacks mpi4py or numpy (Debian: python3-mpi4py python3-numpy; jobs/deps --install)"; exit 1; }
@@ -95,11 +96,12 @@ OPS=$("$T/papcoll-algos" | awk '!seen[$1]++ { printf "%s ", $1 }')
 for np in 3 4; do
     run "trace-c-$np" $np PAPCOLL_TRACE="$TMP/c$np.h5" -- "$T/check_c" || continue
     # check_c: 5 + 1 calls whose ranks come from different functions (on
-    # signature sites), 2 intercommunicator collectives and one on
-    # MPI_COMM_SELF per rank.
+    # signature sites), 2 intercommunicator collectives (via local groups)
+    # and one on MPI_COMM_SELF per rank.
     expect "trace-c-$np" differ == 0
     expect "trace-c-$np" signature_keyed == $((6 * np))
-    expect "trace-c-$np" intercomm == $((2 * np))
+    expect "trace-c-$np" intercomm == 0
+    expect "trace-c-$np" inter_local == $((2 * np))
     expect "trace-c-$np" small ">=" $np
     expect "trace-c-$np" errors == 0
     at_least "trace-c-$np" $((200 * np))
@@ -156,6 +158,21 @@ run split-mismatch-4 4 PAPCOLL_MODE=replace OMPI_MCA_coll_tuned_use_dynamic_rule
     expect split-mismatch-4 differ == 4 && expect split-mismatch-4 bcast_passed == 4 &&
     { grep -q "calls differ at bcast@split_c+0x[0-9a-f]*/r0/96B  *1 calls" "$TMP/split-mismatch-4.log" ||
         fail "split-mismatch-4: the summary does not list the call whose byte counts differ"; }
+
+# Intercommunicator collectives (inter_c): every rank-call through papcoll
+# via the local groups, P (30 P + 12) of them (P roots x 3 counts x 5 calls
+# and 6 allreduces, twice).  At P = 5 (groups of 2 and 3) every local
+# collective runs through papcoll; at P = 3 group A has one rank, whose
+# local collectives pass to PMPI (a small communicator).  Plus one reduce
+# on MPI_COMM_WORLD.
+inter_ok() { # NAME P PARTS PASSED
+    local n=$(($2 * (30 * $2 + 12)))
+    expect "$1" errors == 0 && expect "$1" intercomm == 0 && expect "$1" inter_local == $n &&
+        expect "$1" parts == "$3" && expect "$1" parts_passed == "$4" &&
+        { [[ $(handled "$1") -eq $((n + $2)) ]] || fail "$1: $(handled "$1") rank-calls through papcoll, expected $((n + $2))"; }
+}
+run inter-trace-5 5 PAPCOLL_TRACE="$TMP/i5.h5" -- "$T/inter_c" && inter_ok inter-trace-5 5 480 0
+run inter-trace-3 3 -- "$T/inter_c" && inter_ok inter-trace-3 3 108 84
 
 # The traces: the world's file and the sub-communicators' files.
 for f in "$TMP"/c4.h5 "$TMP"/c4.*.h5 "$TMP"/f.h5 "$TMP"/u.h5 "$TMP"/p.h5; do
@@ -221,6 +238,7 @@ for ((k = 0; k < max; k++)); do
         expect "replace-split-$k" errors == 0 && expect "replace-split-$k" differ == 0 &&
         [[ $(handled "replace-split-$k") -eq $(($(split_calls $other) - 40 * other)) ]] ||
         fail "replace-split-$k: $(handled "replace-split-$k") rank-calls through papcoll"
+    run "replace-inter-$k" 5 PAPCOLL_MODE=replace "${forced[@]}" -- "$T/inter_c" && inter_ok "replace-inter-$k" 5 480 0
     run "replace-py-$k" $other PAPCOLL_MODE=replace "${forced[@]}" -- $PY "$ROOT/tests/pmpi/check_py.py" &&
         expect "replace-py-$k" errors == 0 && at_least "replace-py-$k" $((100 * other))
 done

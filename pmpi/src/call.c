@@ -1,8 +1,9 @@
 /*
  * One intercepted collective: the pass-through decisions, each from what
- * every rank of the communicator sees alike (interposer off, inter-
- * communicator, size, context, the agreement on the call site), then the
- * call through papcoll on the agreed site.
+ * every rank of the communicator sees alike (interposer off, size, context,
+ * the agreement on the call site), then the call through papcoll on the
+ * agreed site.  An intercommunicator call becomes collectives on its local
+ * groups (inter.c), which come back here.
  *
  * Pass-through means the program's own arguments handed to PMPI_<Op> on the
  * program's communicator.  A call through papcoll runs on the site's
@@ -125,10 +126,30 @@ static uint64_t mix64(uint64_t x)
     return x ^ (x >> 32);
 }
 
-static int pass(const ip_call_t *c, ip_pass_t why)
+/* The counters of a call: a local collective of an intercommunicator call
+ * (inter.c) counts only as a part of it, passed or not. */
+static void count_passed(const ip_call_t *c, ip_pass_t why)
 {
+    if (c->part) {
+        ip_count(IP_CNT_PARTS_PASSED, 1);
+        return;
+    }
     ip_count(why, 1);
     ip_count(IP_CNT_PASSED_OP0 + (int)c->op, 1);
+}
+static void count_handled(const ip_call_t *c, ip_kind_t kind)
+{
+    if (c->part) {
+        ip_count(IP_CNT_PARTS, 1);
+        return;
+    }
+    ip_count(IP_CNT_OP0 + (int)c->op, 1);
+    ip_count(IP_CNT_KIND0 + (int)kind, 1);
+}
+
+static int pass(const ip_call_t *c, ip_pass_t why)
+{
+    count_passed(c, why);
     return adapters[c->op].pmpi(c);
 }
 
@@ -174,8 +195,7 @@ static void record_window(ip_comm_t *pc, ip_window_trace_t *w)
 
         why = IP_PASS_DIFFER;
         if ((idx = ip_agree_result(pc, w, i, &why)) < 0) {
-            ip_count(why, 1);
-            ip_count(IP_CNT_PASSED_OP0 + (int)t->c.op, 1);
+            count_passed(&t->c, why);
             continue;
         }
         pc->sites[idx].calls++;
@@ -185,8 +205,7 @@ static void record_window(ip_comm_t *pc, ip_window_trace_t *w)
                     papcoll_op_name(t->c.op), pc->sites[idx].name, papcoll_strerror(rc));
             continue;
         }
-        ip_count(IP_CNT_OP0 + (int)t->c.op, 1);
-        ip_count(IP_CNT_KIND0 + (int)pc->sites[idx].kind, 1);
+        count_handled(&t->c, pc->sites[idx].kind);
     }
     w->n = 0;
 }
@@ -267,8 +286,7 @@ static int handled(ip_comm_t *pc, const ip_call_t *c)
         rc = a->run(s->site, c);
     ip_inside--;
     if (rc == PAPCOLL_OK) {
-        ip_count(IP_CNT_OP0 + (int)c->op, 1);
-        ip_count(IP_CNT_KIND0 + (int)s->kind, 1);
+        count_handled(c, s->kind);
         return MPI_SUCCESS;
     }
     return mpi_error(c, s, rc);
@@ -276,7 +294,7 @@ static int handled(ip_comm_t *pc, const ip_call_t *c)
 
 int ip_collective(const ip_call_t *c)
 {
-    int inter = 0, size = 0;
+    int inter = 0, size = 0, rc;
     ip_comm_t *pc;
 
     if (ip_inside > 0 || !ip_g.ready) {
@@ -288,6 +306,8 @@ int ip_collective(const ip_call_t *c)
         return pass(c, IP_PASS_OFF);
     if (c->comm == MPI_COMM_NULL || PMPI_Comm_test_inter(c->comm, &inter) != MPI_SUCCESS)
         return adapters[c->op].pmpi(c); /* not a communicator: MPI reports it */
+    if (inter && (rc = ip_inter(c)) >= 0) /* via the local groups */
+        return rc;
     if (inter)
         return pass(c, IP_PASS_INTERCOMM);
     PMPI_Comm_size(c->comm, &size);

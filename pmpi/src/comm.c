@@ -24,6 +24,7 @@
 #include "pmpi.h"
 
 static int keyval = MPI_KEYVAL_INVALID;
+static int inter_keyval = MPI_KEYVAL_INVALID; /* intercommunicators: ip_inter_t */
 static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
 static ip_comm_t *live;     /* newest first: MPI_Finalize releases in reverse creation order */
 static int world_file_used; /* PAPCOLL_TRACE holds a communicator of every rank already */
@@ -31,6 +32,7 @@ static int files_named;     /* trace files named by this process for other commu
 /* The attribute of a communicator whose context could not be created: its
  * calls pass through without another attempt (no allocation needed). */
 static ip_comm_t failed;
+static ip_inter_t inter_failed; /* the same for an intercommunicator */
 
 static void release(ip_comm_t *pc);
 
@@ -47,9 +49,35 @@ static int delete_cb(MPI_Comm comm, int key, void *val, void *extra)
     return MPI_SUCCESS;
 }
 
+/* Collective over both groups, as MPI_Comm_free of the intercommunicator
+ * is: freeing the local communicator releases its state (delete_cb). */
+static void inter_free(ip_inter_t *in)
+{
+    if (in->local != MPI_COMM_NULL)
+        PMPI_Comm_free(&in->local);
+    if (in->p2p != MPI_COMM_NULL)
+        PMPI_Comm_free(&in->p2p);
+    free(in);
+}
+
+static int inter_delete_cb(MPI_Comm comm, int key, void *val, void *extra)
+{
+    (void)comm;
+    (void)key;
+    (void)extra;
+    if (val != &inter_failed) {
+        ip_inside++;
+        inter_free(val);
+        ip_inside--;
+    }
+    return MPI_SUCCESS;
+}
+
 int ip_comm_keyval(void)
 {
-    return PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_cb, &keyval, NULL);
+    int rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_cb, &keyval, NULL);
+
+    return rc != MPI_SUCCESS ? rc : PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, inter_delete_cb, &inter_keyval, NULL);
 }
 
 /* "MPI_COMM_WORLD (4 ranks)" or "split (2 of 4 ranks: 1 3)". */
@@ -191,6 +219,68 @@ ip_comm_t *ip_comm_get(MPI_Comm comm)
     if (PMPI_Comm_get_attr(comm, keyval, &pc, &flag) == MPI_SUCCESS && flag)
         return pc;
     return create(comm);
+}
+
+/*
+ * An intercommunicator's state, made at its first collective, which every
+ * rank of both groups reaches at the same point of its sequence of
+ * collectives: the two groups merged (ours, only to build the rest), this
+ * group's local communicator cut from it with MPI_Comm_create_group (the
+ * ranks in the intercommunicator's local order), and a duplicate of the
+ * intercommunicator for the leaders' messages.  Every rank of both groups
+ * learns whether all of it worked; if not, the intercommunicator's calls
+ * pass through (the attribute says so; no second attempt).
+ */
+static ip_inter_t *inter_create(MPI_Comm comm)
+{
+    ip_inter_t *in = calloc(1, sizeof *in);
+    MPI_Comm merged = MPI_COMM_NULL;
+    MPI_Group g = MPI_GROUP_NULL;
+    int ok, all = 0;
+
+    if (PMPI_Intercomm_merge(comm, 0, &merged) != MPI_SUCCESS) {
+        free(in);
+        PMPI_Comm_set_attr(comm, inter_keyval, &inter_failed);
+        return NULL;
+    }
+    if (in != NULL)
+        in->local = in->p2p = MPI_COMM_NULL;
+    PMPI_Comm_set_errhandler(merged, MPI_ERRORS_RETURN);
+    ok = in != NULL && PMPI_Comm_group(comm, &g) == MPI_SUCCESS;
+    if (PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, merged) == MPI_SUCCESS && all) {
+        ok = PMPI_Comm_create_group(merged, g, 0, &in->local) == MPI_SUCCESS;
+        ok &= PMPI_Comm_dup(comm, &in->p2p) == MPI_SUCCESS;
+        if (PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, merged) != MPI_SUCCESS)
+            ok = 0;
+        all = ok;
+    }
+    if (g != MPI_GROUP_NULL)
+        PMPI_Group_free(&g);
+    PMPI_Comm_free(&merged);
+    if (!all) {
+        if (in != NULL)
+            inter_free(in);
+        PMPI_Comm_set_attr(comm, inter_keyval, &inter_failed);
+        return NULL;
+    }
+    PMPI_Comm_set_errhandler(in->p2p, MPI_ERRORS_RETURN);
+    PMPI_Comm_set_name(in->local, "intercomm-local");
+    PMPI_Comm_rank(comm, &in->rank);
+    PMPI_Comm_size(comm, &in->size);
+    PMPI_Comm_remote_size(comm, &in->rsize);
+    PMPI_Comm_set_attr(comm, inter_keyval, in);
+    return in;
+}
+
+/* An intercommunicator's state; NULL: its calls pass through. */
+ip_inter_t *ip_inter_get(MPI_Comm inter)
+{
+    ip_inter_t *in = NULL;
+    int flag = 0;
+
+    if (PMPI_Comm_get_attr(inter, inter_keyval, &in, &flag) == MPI_SUCCESS && flag)
+        return in != &inter_failed ? in : NULL;
+    return inter_create(inter);
 }
 
 /* "reduce@prog+0x1a2b/r0/8B" (PATH; "/h<hash>" added when deeper frames

@@ -25,7 +25,7 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
                MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     ip_call_t c = {PAPCOLL_OP_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, MPI_OP_NULL,
-                   root, comm, __builtin_return_address(0)};
+                   root, comm, __builtin_return_address(0), 0};
 
     return ip_collective(&c);
 }
@@ -34,7 +34,7 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
                 MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     ip_call_t c = {PAPCOLL_OP_SCATTER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, MPI_OP_NULL,
-                   root, comm, __builtin_return_address(0)};
+                   root, comm, __builtin_return_address(0), 0};
 
     return ip_collective(&c);
 }
@@ -42,7 +42,7 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
 int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
     ip_call_t c = {PAPCOLL_OP_BCAST, buffer, count, datatype, buffer, count, datatype, MPI_OP_NULL,
-                   root, comm, __builtin_return_address(0)};
+                   root, comm, __builtin_return_address(0), 0};
 
     return ip_collective(&c);
 }
@@ -51,7 +51,7 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
                MPI_Comm comm)
 {
     ip_call_t c = {PAPCOLL_OP_REDUCE, sendbuf, count, datatype, recvbuf, count, datatype, op,
-                   root, comm, __builtin_return_address(0)};
+                   root, comm, __builtin_return_address(0), 0};
 
     return ip_collective(&c);
 }
@@ -60,7 +60,7 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
                   MPI_Comm comm)
 {
     ip_call_t c = {PAPCOLL_OP_ALLREDUCE, sendbuf, count, datatype, recvbuf, count, datatype, op,
-                   -1, comm, __builtin_return_address(0)};
+                   -1, comm, __builtin_return_address(0), 0};
 
     return ip_collective(&c);
 }

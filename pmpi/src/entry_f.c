@@ -70,7 +70,7 @@ void mpi_gather_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *r
 {
     ip_call_t c = {PAPCOLL_OP_GATHER, buf_f2c(sendbuf), (int)*sendcount, PMPI_Type_f2c(*sendtype),
                    buf_f2c(recvbuf), (int)*recvcount, PMPI_Type_f2c(*recvtype), MPI_OP_NULL, (int)*root,
-                   PMPI_Comm_f2c(*comm), __builtin_return_address(0)};
+                   PMPI_Comm_f2c(*comm), __builtin_return_address(0), 0};
 
     set_ierr(ierr, ip_collective(&c));
 }
@@ -83,7 +83,7 @@ void mpi_scatter_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *
 {
     ip_call_t c = {PAPCOLL_OP_SCATTER, buf_f2c(sendbuf), (int)*sendcount, PMPI_Type_f2c(*sendtype),
                    buf_f2c(recvbuf), (int)*recvcount, PMPI_Type_f2c(*recvtype), MPI_OP_NULL, (int)*root,
-                   PMPI_Comm_f2c(*comm), __builtin_return_address(0)};
+                   PMPI_Comm_f2c(*comm), __builtin_return_address(0), 0};
 
     set_ierr(ierr, ip_collective(&c));
 }
@@ -95,7 +95,7 @@ void mpi_bcast_(void *buffer, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *roo
     MPI_Datatype t = PMPI_Type_f2c(*datatype);
     void *b = buf_f2c(buffer);
     ip_call_t c = {PAPCOLL_OP_BCAST, b, (int)*count, t, b, (int)*count, t, MPI_OP_NULL, (int)*root,
-                   PMPI_Comm_f2c(*comm), __builtin_return_address(0)};
+                   PMPI_Comm_f2c(*comm), __builtin_return_address(0), 0};
 
     set_ierr(ierr, ip_collective(&c));
 }
@@ -108,7 +108,7 @@ void mpi_reduce_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *dataty
 {
     MPI_Datatype t = PMPI_Type_f2c(*datatype);
     ip_call_t c = {PAPCOLL_OP_REDUCE, buf_f2c(sendbuf), (int)*count, t, buf_f2c(recvbuf), (int)*count, t,
-                   PMPI_Op_f2c(*op), (int)*root, PMPI_Comm_f2c(*comm), __builtin_return_address(0)};
+                   PMPI_Op_f2c(*op), (int)*root, PMPI_Comm_f2c(*comm), __builtin_return_address(0), 0};
 
     set_ierr(ierr, ip_collective(&c));
 }
@@ -121,7 +121,7 @@ void mpi_allreduce_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *dat
 {
     MPI_Datatype t = PMPI_Type_f2c(*datatype);
     ip_call_t c = {PAPCOLL_OP_ALLREDUCE, buf_f2c(sendbuf), (int)*count, t, buf_f2c(recvbuf), (int)*count, t,
-                   PMPI_Op_f2c(*op), -1, PMPI_Comm_f2c(*comm), __builtin_return_address(0)};
+                   PMPI_Op_f2c(*op), -1, PMPI_Comm_f2c(*comm), __builtin_return_address(0), 0};
 
     set_ierr(ierr, ip_collective(&c));
 }

@@ -11,6 +11,7 @@
  *   site_id.c             call-site IDs: return addresses as module + offset
  *   comm.c                per communicator: attribute, papcoll context, trace
  *   agree.c               the agreement of ranks on the call site of each call
+ *   inter.c               intercommunicator collectives: leaders + local groups
  *   summary.c             counters and the summary printed at MPI_Finalize
  *
  * The interposer calls MPI only through PMPI_*.  Code it runs inside
@@ -54,7 +55,7 @@ typedef struct {
  */
 #define IP_REASONS(XX)                                                                              \
     XX(DIFFER, "calls differ", "ranks passed different ops, roots or byte counts (agreement)")       \
-    XX(INTERCOMM, "intercommunicator", "collective on an intercommunicator")                         \
+    XX(INTERCOMM, "intercommunicator", "its local groups could not be set up (intercommunicator)")     \
     XX(SMALL, "small communicator", "fewer ranks than PAPCOLL_MIN_RANKS")                            \
     XX(NOCONTEXT, "no context", "the papcoll context of the communicator could not be created")       \
     XX(NOSITE, "no site", "papcoll_site_create failed for the call site")                              \
@@ -93,6 +94,9 @@ typedef enum {
     IP_CNT_COMMS,                  /* communicators with a papcoll context */
     IP_CNT_SITES,                  /* call sites created */
     IP_CNT_ERRORS,                 /* papcoll calls that returned an error */
+    IP_CNT_INTER,                  /* intercommunicator calls run via local groups (inter.c) */
+    IP_CNT_PARTS,                  /* their local collectives that ran through papcoll */
+    IP_CNT_PARTS_PASSED,           /* ... and those passed to PMPI */
     IP_CNT_KIND0,                  /* then one per ip_kind_t: calls run on sites of that kind */
     IP_CNT_OP0 = IP_CNT_KIND0 + IP_SITE_KINDS, /* then one per op: calls run through papcoll */
     IP_CNT_PASSED_OP0 = IP_CNT_OP0 + PAPCOLL_OP_COUNT /* then one per op: calls passed to PMPI */
@@ -112,6 +116,7 @@ typedef struct {
     int root; /* -1: allreduce */
     MPI_Comm comm;
     void *caller; /* return address of the entry point */
+    int part;     /* a local collective of an intercommunicator call: counted with it, not as a call */
 } ip_call_t;
 
 /* A call site of a communicator (comm.c, agree.c). */
@@ -186,6 +191,13 @@ typedef struct ip_comm {
     struct ip_comm *next; /* the live list, newest first */
 } ip_comm_t;
 
+/* What the interposer keeps per intercommunicator (comm.c, inter.c). */
+typedef struct {
+    MPI_Comm local; /* this rank's group, in the intercommunicator's local order */
+    MPI_Comm p2p;   /* ours: a duplicate of the intercommunicator, for the leaders' messages */
+    int rank, size, rsize;
+} ip_inter_t;
+
 /* Process-wide state (init.c). */
 typedef struct {
     int ready;            /* MPI_Init went through us and the configuration is agreed */
@@ -226,7 +238,11 @@ int ip_comm_keyval(void);
 ip_comm_t *ip_comm_get(MPI_Comm comm);
 void ip_comm_release_all(void);
 int ip_comm_site(ip_comm_t *pc, const ip_call_t *c, ip_kind_t kind, const ip_key_t *k, long long bytes, int *idx);
+ip_inter_t *ip_inter_get(MPI_Comm inter);
 void ip_comm_diverged(ip_comm_t *pc, const ip_call_t *c, uint64_t key, long long bytes);
+
+/* inter.c */
+int ip_inter(const ip_call_t *c);
 
 /* agree.c */
 int ip_agree(ip_comm_t *pc, const ip_call_t *c, const ip_key_t *k, long long bytes, ip_pass_t *why);

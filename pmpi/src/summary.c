@@ -128,8 +128,9 @@ static void print_counts(FILE *o, const long long *c)
         key[j] = '\0';
         fprintf(o, " %s=%lld", key, c[i]);
     }
-    fprintf(o, " path_keyed=%lld signature_keyed=%lld overflow=%lld", c[IP_CNT_KIND0 + IP_SITE_PATH],
-            c[IP_CNT_KIND0 + IP_SITE_SIGNATURE], c[IP_CNT_KIND0 + IP_SITE_OVERFLOW]);
+    fprintf(o, " path_keyed=%lld signature_keyed=%lld overflow=%lld inter_local=%lld parts=%lld parts_passed=%lld",
+            c[IP_CNT_KIND0 + IP_SITE_PATH], c[IP_CNT_KIND0 + IP_SITE_SIGNATURE], c[IP_CNT_KIND0 + IP_SITE_OVERFLOW],
+            c[IP_CNT_INTER], c[IP_CNT_PARTS], c[IP_CNT_PARTS_PASSED]);
     fprintf(o, " nested=%lld agreed=%lld signature=%lld trusted=%lld mispredicted=%lld checks=%lld"
                     " check_failed=%lld comms=%lld sites=%lld errors=%lld\n",
             c[IP_CNT_NESTED], c[IP_CNT_AGREED], c[IP_CNT_SIGNATURE], c[IP_CNT_TRUSTED], c[IP_CNT_MISPREDICTED],
@@ -158,6 +159,9 @@ static void print_human(FILE *o, const long long *c, const double *ns, int size)
                                : "sites by op, root and size (PAPCOLL_SITE_DEPTH=0)");
     fprintf(o, "papcoll_pmpi:     on overflow sites      %12lld  places past PAPCOLL_MAX_SITES (%d), one site per op\n",
             c[IP_CNT_KIND0 + IP_SITE_OVERFLOW], ip_g.cfg.max_sites);
+    fprintf(o, "papcoll_pmpi:     intercommunicator,     %12lld  via local groups: their %lld local collectives "
+                    "through papcoll, %lld to PMPI\n",
+            c[IP_CNT_INTER], c[IP_CNT_PARTS], c[IP_CNT_PARTS_PASSED]);
     print_reasons(o, c);
     if (ip_g.cfg.mode == IP_MODE_TRACE)
         snprintf(how, sizeof how, "in windows of %d calls, overlapped: the wait", IP_TRACE_WINDOW);

@@ -35,6 +35,7 @@ enum {
     O_CONFIG,
     O_NO_MONITOR,
     O_NO_BIND,
+    O_SHARED_BUFFERS,
     O_SHUFFLE,
     O_QUIET,
     O_HELP,
@@ -78,6 +79,10 @@ static const cli_option_t option_table[O_COUNT] = {
     [O_CONFIG] = {"config", "FILE", "papcoll INI file with a [papcoll] section (default $PAPCOLL_CONFIG)"},
     [O_NO_MONITOR] = {"no-monitor", NULL, "no monitor thread (B* algorithms run in the foreground)"},
     [O_NO_BIND] = {"no-bind", NULL, "do not bind the receive buffer (background parts stage and copy)"},
+    [O_SHARED_BUFFERS] = {"shared-buffers", NULL,
+                          "SMPI build only: every rank's buffers share one SMPI_SHARED_MALLOC block, so\n"
+                          "                         the simulator moves and holds no data; nothing is filled or\n"
+                          "                         validated (docs/simulation.md)"},
     [O_SHUFFLE] = {"shuffle", NULL,
                    "each round runs the entries in its own random order, drawn from --seed\n"
                    "                         (default: every round in --algos order)"},
@@ -383,6 +388,13 @@ static int parse_run(bench_config_t *cfg, char *err, size_t errlen)
     cfg->predictor = o[O_PREDICTOR].value;
     cfg->no_monitor = o[O_NO_MONITOR].value != NULL;
     cfg->no_bind = o[O_NO_BIND].value != NULL;
+    cfg->shared_buffers = o[O_SHARED_BUFFERS].value != NULL;
+#ifndef PAPCOLL_SMPI
+    if (rc == CLI_OK && cfg->shared_buffers) {
+        snprintf(err, errlen, "--shared-buffers: only in the SMPI build (make smpi)");
+        rc = CLI_ERROR;
+    }
+#endif
     cfg->shuffle = o[O_SHUFFLE].value != NULL;
     cfg->quiet = o[O_QUIET].value != NULL;
     return rc;
@@ -436,6 +448,8 @@ void config_text(const bench_config_t *c, char *buf, size_t len)
     if (c->pattern.kind == PATTERN_REPLAY)
         text_add(&t, "# replay file: %ld lines, digest %016" PRIx64 "\n", c->pattern.replay.nrows,
                  c->pattern.replay.hash);
+    if (c->shared_buffers)
+        text_add(&t, "shared-buffers = yes\n");
     if (c->corrupt_rank >= 0)
         text_add(&t, "# test only: %s = %d\n", BENCH_CORRUPT_ENV, c->corrupt_rank);
 }

@@ -60,6 +60,7 @@ typedef struct {
     const char *config_file; /* papcoll INI file, NULL: $PAPCOLL_CONFIG */
     int no_monitor;
     int no_bind; /* 1: do not papcoll_site_bind_recv() the receive buffer */
+    int shared_buffers; /* SMPI: 1: all ranks' buffers are one shared block, never filled nor checked */
     int shuffle; /* 1: every round in its own random order (--shuffle) */
     int quiet;
     int corrupt_rank; /* test-only (BENCH_CORRUPT_ENV), -1: none */

@@ -489,7 +489,10 @@ static int report_root(const bench_t *b)
             write_csv(b, err, sizeof err) != 0;
         status = app_results(b->app, c->out_dir, failed, err, "results.json", "results.csv");
     }
-    printf("validation: PASSED (%ld iterations x %d algorithms)\n", c->iters, c->nalgos);
+    if (c->shared_buffers)
+        printf("validation: SKIPPED (--shared-buffers)\n");
+    else
+        printf("validation: PASSED (%ld iterations x %d algorithms)\n", c->iters, c->nalgos);
     fflush(stdout);
     free(s);
     return status;

@@ -1,12 +1,10 @@
 /*
  * reduce "twotree": the two-tree reduction of Sanders, Speck and Träff
  * (2009; Sanders 13.2): the schedule of bcast "twotree" run backwards
- * (sched/twotree.h).  Segment i of the vector goes up tree i mod 2; bcast
- * step s becomes reduce step S - 1 - s with every edge reversed, so a rank
- * still sends at most one segment and receives at most one per step, and it
- * has combined both children's parts of a segment before it passes it up.
- * An interior node combines left child (op) own (op) right child, both trees
- * being numbered in order; the root (position 0, outside both trees)
+ * (sched/twotree.h).  Segment i of the vector goes up tree i mod 2, and a
+ * rank passes a segment up once it has combined its children's parts of
+ * it.  An interior node combines left child (op) own (op) right child, both
+ * trees being numbered in order; the root (position 0, outside both trees)
  * combines own (op) the tree's result.
  *
  *   P = 8, positions = ranks:  tree 0:    4          tree 1:     7
@@ -22,11 +20,20 @@
  * position p on rank p, so rank 0 computes the result and, unless it is the
  * root, sends each finished segment on to the root (one hop more; the root
  * then receives up to twice the vector).
+ * Execution by data flow: every receive from the children is posted at
+ * the start, and a segment goes up as soon as the children's parts of it
+ * are in and combined, the two trees interleaved segment by segment; the
+ * bcast schedule's colouring survives as the order of the segments on each
+ * link.  A lock step (the bcast schedule backwards, each step's receive and
+ * send awaited) took 1.3x as long at 32 MiB on 8 emulated nodes under load
+ * (docs/results/bcast-allreduce.md, "Two trees").
  * Cost, k segments (at most): (k + 2H + 1)(alpha + (n/k)(beta + gamma)), H
  * <= floor(log2 P); the best k gives (beta + gamma) n + O(alpha log P +
  * sqrt(alpha beta n log P)), against 3 n (beta + gamma) for the pipelined
- * binary tree (Lemma 13.4).  Memory: the vector and one segment per rank.
- * Restrictions: none (ORDERED).
+ * binary tree (Lemma 13.4).  Memory: the vector, one segment buffer per
+ * child and segment of its tree (the vector again at most), 2k + 2
+ * requests per call (3k + 2 where rank 0 forwards).  Restrictions: none
+ * (ORDERED).
  */
 #include <stdlib.h>
 
@@ -39,15 +46,21 @@ int papcoll__plan_red_twotree(papcoll__plan_t *plan, const papcoll__plan_in_t *i
     return papcoll__plan_twotree(plan, in);
 }
 
+/* Children are numbered in slots: the (tree, kid) pairs of the position,
+ * tree 0 first, left before right; at most two (a position has children in
+ * one tree, or position 0 one in each). */
 typedef struct {
     const papcoll__args_t *a;
     const papcoll__twotree_t *t;
-    int base, v;      /* the rank of position 0, own position */
-    int seg;          /* elements per full segment */
-    long k, S;        /* segments, steps */
-    char *acc;        /* own vector, combined in place */
-    char *tmp;        /* one received segment */
-    MPI_Request *res; /* [k] rank 0's forwards of the result, or the root's receives of them; NULL */
+    const int *v2r;        /* stwotree's placement, or NULL: rank base + p mod P on position p */
+    int base, v, seg;      /* the rank of position 0; own position; elements per full segment */
+    int nslot, ns;         /* slots; sends posted */
+    int slot_tree[2], slot_kid[2];
+    long k, half, next[2]; /* segments; buffers per slot; per tree, the next to send */
+    long fwd;              /* rank 0 off the root: the next finished segment to pass on */
+    char *acc, *tmp;       /* own vector, combined in place; [2][half] segments from the slots */
+    MPI_Request *recv, *send, *res; /* [2 half]: slot s's part of segment i at s half + i / 2; [k];
+                                     * [k] the result's forwards or the root's receives of them, or NULL */
 } red_t;
 
 static int seg_n(const red_t *r, long i)
@@ -64,93 +77,161 @@ static char *seg_at(const red_t *r, char *buf, long i)
 
 static int rank_of(const red_t *r, int p)
 {
-    return (r->base + p) % r->t->P;
+    return r->v2r != NULL ? r->v2r[p] : (r->base + p) % r->t->P;
 }
 
-/* Bcast step s backwards: the receive from a child (the bcast's send) and
- * the send to the parent (the bcast's receive), then the combine. */
-static int step(red_t *r, long s)
+/* Segment next[tree], once all its slots' parts are in: combined, and sent
+ * to the parent (none for position 0).  1 when it went, 0 when it waits. */
+static int pass(red_t *r, int tree, int *rc)
 {
     const papcoll__args_t *a = r->a;
-    MPI_Request req[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
-    MPI_Status st[2];
-    long in = -1, out;
-    int tree, kid = 0, up, n = 0, got = 0, rc = PAPCOLL_OK;
+    long i = r->next[tree];
+    int s, n = seg_n(r, i);
 
-    if (papcoll__twotree_send(r->t, r->v, s, r->k, &tree, &kid, &in)) {
-        n = seg_n(r, in);
-        rc = papcoll__irecv_bytes(r->tmp, (size_t)n * a->sig.esize, rank_of(r, kid), PAPCOLL__TAG_DATA,
-                                  a->comm, &req[0]);
-    }
-    if (rc == PAPCOLL_OK && papcoll__twotree_recv(r->t, r->v, s, r->k, &tree, &up, &out))
-        rc = papcoll__isend_bytes(seg_at(r, r->acc, out), (size_t)seg_n(r, out) * a->sig.esize,
-                                  rank_of(r, up), PAPCOLL__TAG_DATA, a->comm, &req[1]);
-    if (rc != PAPCOLL_OK) { /* a failed send left the receive posted */
-        if (req[0] != MPI_REQUEST_NULL) {
-            PMPI_Cancel(&req[0]);
-            PMPI_Wait(&req[0], MPI_STATUS_IGNORE);
-        }
-        return rc;
-    }
-    if ((rc = papcoll__fg_waitall(2, req, st, a->nap)) != PAPCOLL_OK || in < 0)
-        return rc;
-    PMPI_Get_count(&st[0], MPI_BYTE, &got);
-    if ((size_t)got != (size_t)n * a->sig.esize)
-        return PAPCOLL_ERR_TRUNCATE;
-    if ((rc = papcoll__red_combine(a, r->tmp, seg_at(r, r->acc, in), n, kid < r->v)) != PAPCOLL_OK)
-        return rc;
-    if (r->res != NULL && r->v == 0) /* rank 0 off the root: pass the finished segment on */
-        rc = papcoll__isend_bytes(seg_at(r, r->acc, in), (size_t)n * a->sig.esize, a->root,
-                                  PAPCOLL__TAG_RED_RESULT, a->comm, &r->res[in]);
+    if (i >= r->k)
+        return 0;
+    for (s = 0; s < r->nslot; s++)
+        if (r->slot_tree[s] == tree && r->recv[s * r->half + i / 2] != MPI_REQUEST_NULL)
+            return 0;
+    for (s = 0; s < r->nslot && *rc == PAPCOLL_OK; s++)
+        if (r->slot_tree[s] == tree)
+            *rc = papcoll__red_combine(a, seg_at(r, r->tmp, s * r->half + i / 2), seg_at(r, r->acc, i), n,
+                                       r->slot_kid[s] < r->v);
+    if (*rc == PAPCOLL_OK && r->v > 0)
+        *rc = papcoll__isend_bytes(seg_at(r, r->acc, i), (size_t)n * a->sig.esize,
+                                   rank_of(r, r->t->parent[tree * r->t->P + r->v]), PAPCOLL__TAG_DATA,
+                                   a->comm, &r->send[r->ns++]);
+    r->next[tree] += 2;
+    return 1;
+}
+
+/* Every segment that can go, one per tree in turn, so that a parent of
+ * this position in both trees (P = 2) receives them in segment order; rank
+ * 0 off the root then passes the finished result on, in segment order. */
+static int advance(red_t *r)
+{
+    const papcoll__args_t *a = r->a;
+    int moved = 1, rc = PAPCOLL_OK;
+
+    while (moved && rc == PAPCOLL_OK)
+        moved = pass(r, 0, &rc) | pass(r, 1, &rc);
+    for (; rc == PAPCOLL_OK && r->res != NULL && r->v == 0 && r->fwd < r->next[r->fwd % 2]; r->fwd++)
+        rc = papcoll__isend_bytes(seg_at(r, r->acc, r->fwd), (size_t)seg_n(r, r->fwd) * a->sig.esize, a->root,
+                                  PAPCOLL__TAG_RED_RESULT, a->comm, &r->res[r->fwd]);
     return rc;
 }
 
-/* Placement, buffers and, when rank 0 forwards the result, the requests
- * (the root's receives posted here). */
+/* Placement, slots, buffers and every receive, in segment order (same-tag
+ * messages match in the order they were sent, and at P = 2 one child sends
+ * both trees' segments).  twotree places position p on rank base + p mod
+ * P: base is the root, or rank 0 for a non-commutative operation, whose
+ * result rank 0 then passes on to the root. */
 static int setup(red_t *r, const papcoll__args_t *a)
 {
     const papcoll__twotree_t *t = a->plan->xdata;
-    int P = t->P, fwd, rc = PAPCOLL_OK;
-    long i;
+    int tree, i, c, fwd, rc = PAPCOLL_OK;
+    long j;
 
-    r->a = a;
-    r->t = t;
-    r->base = a->sig.commutative || a->root == 0 ? a->root : 0;
-    r->v = (a->rank - r->base + P) % P;
+    r->a = a, r->t = t;
+    r->v2r = a->plan->has_tree ? a->plan->v2r : NULL;
+    r->base = r->v2r != NULL || a->sig.commutative || a->root == 0 ? a->root : 0;
+    r->v = r->v2r != NULL ? a->plan->r2v[a->rank] : (a->rank - r->base + t->P) % t->P;
     r->seg = papcoll__red_seg_elems(a) < a->sig.count ? papcoll__red_seg_elems(a) : a->sig.count;
     r->k = (a->sig.count - 1) / r->seg + 1;
-    r->S = papcoll__twotree_steps(t, r->k);
+    r->half = (r->k + 1) / 2;
+    r->next[0] = 0, r->next[1] = 1;
+    for (tree = 0; tree < 2; tree++)
+        for (i = 0; i < 2; i++)
+            if ((c = t->kid[(tree * t->P + r->v) * 2 + i]) >= 0 && r->nslot < 2)
+                r->slot_tree[r->nslot] = tree, r->slot_kid[r->nslot++] = c;
     fwd = r->base != a->root && (r->v == 0 || a->rank == a->root);
+    if ((r->recv = malloc(sizeof(MPI_Request) * (size_t)(2 * r->half + (fwd ? 2 : 1) * r->k))) == NULL)
+        return PAPCOLL_ERR_NOMEM;
+    r->send = r->recv + 2 * r->half;
+    r->res = fwd ? r->send + r->k : NULL;
+    for (j = 0; j < 2 * r->half; j++)
+        r->recv[j] = MPI_REQUEST_NULL;
+    for (j = 0; fwd && j < r->k; j++)
+        r->res[j] = MPI_REQUEST_NULL;
     r->acc = r->v == 0 && a->rank == a->root ? a->rbuf : papcoll__scratch(a, PAPCOLL__SCR_ACC, a->bytes);
-    r->tmp = papcoll__scratch(a, PAPCOLL__SCR_TMP, (size_t)r->seg * a->sig.esize);
-    r->res = fwd ? malloc(sizeof(MPI_Request) * (size_t)r->k) : NULL;
-    if (r->acc == NULL || r->tmp == NULL || (fwd && r->res == NULL))
+    r->tmp = papcoll__scratch(a, PAPCOLL__SCR_TMP, (size_t)(2 * r->half) * (size_t)r->seg * a->sig.esize);
+    if (r->acc == NULL || r->tmp == NULL)
         return PAPCOLL_ERR_NOMEM;
     papcoll__copy(r->acc, a->sbuf, a->bytes);
-    for (i = 0; fwd && i < r->k; i++)
-        r->res[i] = MPI_REQUEST_NULL;
-    /* Position 0 receives segment i at reverse step S - 1 - i (the bcast's
-     * root sends segment i at step i), so rank 0 passes them on last first,
-     * and same-tag messages match in the order they were sent. */
-    for (i = r->k - 1; fwd && a->rank == a->root && i >= 0 && rc == PAPCOLL_OK; i--)
-        rc = papcoll__irecv_bytes(seg_at(r, a->rbuf, i), (size_t)seg_n(r, i) * a->sig.esize, 0,
-                                  PAPCOLL__TAG_RED_RESULT, a->comm, &r->res[i]);
+    for (j = 0; fwd && a->rank == a->root && j < r->k && rc == PAPCOLL_OK; j++)
+        rc = papcoll__irecv_bytes(seg_at(r, a->rbuf, j), (size_t)seg_n(r, j) * a->sig.esize, r->base,
+                                  PAPCOLL__TAG_RED_RESULT, a->comm, &r->res[j]);
+    for (j = 0; j < r->k; j++)
+        for (i = 0; i < r->nslot && rc == PAPCOLL_OK; i++)
+            if (r->slot_tree[i] == j % 2)
+                rc = papcoll__irecv_bytes(seg_at(r, r->tmp, i * r->half + j / 2),
+                                          (size_t)seg_n(r, j) * a->sig.esize, rank_of(r, r->slot_kid[i]),
+                                          PAPCOLL__TAG_DATA, a->comm, &r->recv[i * r->half + j / 2]);
     return rc;
+}
+
+/* Receives as they come, passing each finished segment up. */
+static int run(red_t *r, int *idx, MPI_Status *st)
+{
+    const papcoll__args_t *a = r->a;
+    long pending = 0, j;
+    int n, i, len, rc;
+
+    for (j = 0; j < 2 * r->half; j++)
+        pending += r->recv[j] != MPI_REQUEST_NULL;
+    rc = advance(r);
+    while (rc == PAPCOLL_OK && pending > 0) {
+        if ((rc = papcoll__fg_waitsome((int)(2 * r->half), r->recv, &n, idx, st, a->nap)) != PAPCOLL_OK)
+            break;
+        for (i = 0; i < n && rc == PAPCOLL_OK; i++) {
+            j = idx[i] % r->half * 2 + r->slot_tree[idx[i] / r->half];
+            PMPI_Get_count(&st[i], MPI_BYTE, &len);
+            rc = (size_t)len == (size_t)seg_n(r, j) * a->sig.esize ? PAPCOLL_OK : PAPCOLL_ERR_TRUNCATE;
+        }
+        pending -= n;
+        if (rc == PAPCOLL_OK)
+            rc = advance(r);
+    }
+    return rc;
+}
+
+/* Cancels what a failure left posted (receives, and the root's receives of
+ * the result), then waits for the sends. */
+static int finish(red_t *r, int rc)
+{
+    long j, nres = r->res != NULL ? r->k : 0;
+    int wrc;
+
+    for (j = 0; rc != PAPCOLL_OK && j < 2 * r->half + (r->a->rank == r->a->root ? nres : 0); j++) {
+        MPI_Request *q = j < 2 * r->half ? &r->recv[j] : &r->res[j - 2 * r->half];
+
+        if (*q != MPI_REQUEST_NULL) {
+            PMPI_Cancel(q);
+            PMPI_Wait(q, MPI_STATUS_IGNORE);
+        }
+    }
+    wrc = papcoll__fg_waitall(r->ns, r->send, MPI_STATUSES_IGNORE, r->a->nap);
+    if (wrc == PAPCOLL_OK && nres > 0)
+        wrc = papcoll__fg_waitall((int)nres, r->res, MPI_STATUSES_IGNORE, r->a->nap);
+    return rc != PAPCOLL_OK ? rc : wrc;
 }
 
 int papcoll_reduce_twotree(const papcoll__args_t *a)
 {
     red_t r = {0};
-    long s;
-    int rc;
+    MPI_Status *st = NULL;
+    int *idx = NULL, rc;
 
     if (a->bytes == 0)
         return PAPCOLL_OK; /* count 0: every rank knows, nothing moves */
     rc = setup(&r, a);
-    for (s = r.S - 1; s >= 0 && rc == PAPCOLL_OK; s--)
-        rc = step(&r, s);
-    if (rc == PAPCOLL_OK && r.res != NULL)
-        rc = papcoll__waitall((int)r.k, r.res, MPI_STATUSES_IGNORE);
-    free(r.res);
+    if (rc == PAPCOLL_OK) {
+        idx = malloc(sizeof(int) * (size_t)(2 * r.half));
+        st = malloc(sizeof(MPI_Status) * (size_t)(2 * r.half));
+        rc = idx == NULL || st == NULL ? PAPCOLL_ERR_NOMEM : run(&r, idx, st);
+    }
+    if (r.recv != NULL)
+        rc = finish(&r, rc);
+    free(r.recv), free(idx), free(st);
     return rc;
 }

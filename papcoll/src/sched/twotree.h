@@ -36,6 +36,9 @@
  * offset[e] + 2j; offset[e] = c for the root's edges, and for an edge below
  * position u the first step of its colour after u received: one or two
  * more than u's own offset.  Steps <= k + 2 H + 1, H the larger height.
+ * The executors (bcast and reduce twotree, stwotree) do not step: they run
+ * by data flow in the schedule's order of segments on each link, and the
+ * schedule is the bound their cost column (policy.c, two_tree) counts.
  *
  * Cost (alpha-beta, n bytes in k packets, full duplex): (k + O(log P))
  * (alpha + beta n/k); the best k gives beta n + O(alpha log P +

@@ -162,8 +162,19 @@ static int parse_run(fft_config_t *cfg, char *err, size_t errlen)
     if (cli_opts_nonempty(op, O_OUT, "a directory name", err, errlen) != CLI_OK ||
         cli_opts_nonempty(op, O_TRACE, "a file name", err, errlen) != CLI_OK)
         return CLI_ERROR;
-    return cli_env_rank(FFT_CORRUPT_ENV, cfg->nprocs, &cfg->corrupt_rank, err, errlen) == 0 ? CLI_OK
-                                                                                            : CLI_ERROR;
+    if (cli_env_rank(FFT_CORRUPT_ENV, cfg->nprocs, &cfg->corrupt_rank, err, errlen) != 0)
+        return CLI_ERROR;
+#ifdef PAPCOLL_SMPI
+    const char *v = getenv(FFT_PASS_ENV);
+
+    if (v != NULL && v[0] != '\0' &&
+        (cli_parse_double(v, &cfg->smpi_pass_us) != 0 ||
+         !(cfg->smpi_pass_us > 0.0 && cfg->smpi_pass_us <= 1e6))) {
+        snprintf(err, errlen, "%s: expected microseconds in (0, 1e6], got '%s'", FFT_PASS_ENV, v);
+        return CLI_ERROR;
+    }
+#endif
+    return CLI_OK;
 }
 
 int fft_config_parse(int argc, char **argv, int nprocs, fft_config_t *cfg, char *err, size_t errlen)
@@ -204,6 +215,8 @@ void fft_config_text(const fft_config_t *cfg, char *buf, size_t len)
                  cfg->noise.trace.hash);
     if (cfg->corrupt_rank >= 0)
         text_add(&t, "# test only: %s = %d\n", FFT_CORRUPT_ENV, cfg->corrupt_rank);
+    if (cfg->smpi_pass_us > 0.0)
+        text_add(&t, "# simulation: %s = %.17g\n", FFT_PASS_ENV, cfg->smpi_pass_us);
 }
 
 void fft_config_usage(void)

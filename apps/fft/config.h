@@ -28,6 +28,10 @@
  * validation fails (tests/fft.sh).  Never set it for measurements. */
 #define FFT_CORRUPT_ENV "PAPCOLL_FFT_TEST_CORRUPT"
 
+/* SMPI build only (unread natively): the --work passes do not run, each is
+ * replayed as this many microseconds of computation (work.h). */
+#define FFT_PASS_ENV "PAPCOLL_FFT_SMPI_PASS_US"
+
 typedef struct {
     int nprocs;
     int log2p;   /* P = 2^log2p: the master's DIF stages */
@@ -49,6 +53,7 @@ typedef struct {
     int config_papcoll;      /* 1: config_file has a [papcoll] section for the library */
     int quiet;               /* no progress lines */
     int corrupt_rank;        /* test-only (FFT_CORRUPT_ENV), -1: none */
+    double smpi_pass_us;     /* FFT_PASS_ENV, 0: every --work pass runs */
     cli_opts_t opts;         /* the options as given; owns the strings taken from the file */
 } fft_config_t;
 

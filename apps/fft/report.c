@@ -73,6 +73,9 @@ void fft_report_config(const fft_t *f)
                c->work, f->block);
     else
         printf("  work         none (only the block transform)\n");
+    if (c->work > 0 && c->smpi_pass_us > 0.0)
+        printf("  replayed     %s=%g: no pass runs, each is %g us of simulated time (monitors run)\n",
+               FFT_PASS_ENV, c->smpi_pass_us, c->smpi_pass_us);
     printf("  noise        %s\n", noise);
     printf("  seed         %" PRIu64 "\n", c->seed);
     if (c->config_file != NULL)

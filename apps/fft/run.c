@@ -80,6 +80,7 @@ static int alloc_compute(fft_t *f)
     /* FFTW_MEASURE once, on the block buffer (planning overwrites it). */
     ok = ok && fft_kernel_init(&f->kernel, c->kernel, c->log2b, &f->tw, f->data, FFTW_MEASURE) == 0;
     ok = ok && fft_work_init(&f->work, c->log2b, c->work, FFTW_MEASURE) == 0;
+    f->work.pass_s = 1e-6 * c->smpi_pass_us;
     if (ok && master)
         ok = dif_order_init(&f->order, c->log2n, c->log2p + fft_kernel_levels(&f->kernel)) == 0;
     if (!ok) {

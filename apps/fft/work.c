@@ -7,6 +7,10 @@
 #include <math.h>
 #include <string.h>
 
+#ifdef PAPCOLL_SMPI
+#include "papcoll.h"
+#endif
+
 #define PI 3.14159265358979323846264338327950288
 
 int fft_work_init(fft_work_t *w, int log2b, long passes, unsigned fftw_flags)
@@ -77,19 +81,32 @@ static double spectral_energy(const fft_work_t *w)
     return e / (double)b;
 }
 
+static void pass(fft_work_t *w, long t, fft_work_sum_t *s)
+{
+    double et = taper(w, t + 1), ef, err;
+
+    fftwf_execute(w->plan);
+    ef = spectral_energy(w);
+    err = et > 0.0 ? fabs(ef / et - 1.0) : (ef == 0.0 ? 0.0 : NAN);
+    if (isnan(err) || err > s->max_parseval)
+        s->max_parseval = err; /* a NaN stays */
+    s->power += ef;
+    s->passes++;
+}
+
 void fft_work_run(fft_work_t *w, long first, long last, fft_work_sum_t *s)
 {
     long t;
 
-    for (t = first; t < last && t < w->passes; t++) {
-        double et = taper(w, t + 1), ef, err;
+#ifdef PAPCOLL_SMPI
+    if (w->pass_s > 0.0) {
+        long n = (last < w->passes ? last : w->passes) - first;
 
-        fftwf_execute(w->plan);
-        ef = spectral_energy(w);
-        err = et > 0.0 ? fabs(ef / et - 1.0) : (ef == 0.0 ? 0.0 : NAN);
-        if (isnan(err) || err > s->max_parseval)
-            s->max_parseval = err; /* a NaN stays */
-        s->power += ef;
-        s->passes++;
+        if (n > 0)
+            papcoll_sim_sleep((double)n * w->pass_s);
+        return;
     }
+#endif
+    for (t = first; t < last && t < w->passes; t++)
+        pass(w, t, s);
 }

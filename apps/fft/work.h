@@ -37,6 +37,7 @@
 typedef struct {
     int log2b;
     long passes;     /* W; 0: no work, nothing allocated */
+    double pass_s;   /* SMPI build: > 0: no pass runs, each is replayed as pass_s of simulated time */
     fftwf_plan plan; /* B-point forward, in -> out */
     fft_cpx_t *x;    /* the block's input, copied at processing start */
     fft_cpx_t *in, *out;
@@ -58,7 +59,10 @@ void fft_work_free(fft_work_t *w);
 /* Copies the block's input (before the block transform). */
 void fft_work_load(fft_work_t *w, const fft_cpx_t *block);
 
-/* Runs passes [first, last) on the loaded block, adding to s. */
+/* Runs passes [first, last) on the loaded block, adding to s.  In the SMPI
+ * build with w->pass_s > 0 no pass runs (nor counts): the rank spends
+ * (passes) x pass_s of simulated time in papcoll_sim_sleep instead, where its
+ * monitors run, as the monitor thread would on a core of its own. */
 void fft_work_run(fft_work_t *w, long first, long last, fft_work_sum_t *s);
 
 #endif /* FFT_WORK_H */

@@ -14,7 +14,10 @@
 # whose background part (the monitor as a coroutine of the rank, coop.h)
 # pulls the three leaves' blocks while the root sleeps: validated, and each
 # iteration ends within 0.3 ms of the root's arrival (SLS needs 3 blocks
-# more, 6.6 ms).  Skips when SimGrid is not installed.
+# more, 6.6 ms).  Last, fft with PAPCOLL_FFT_SMPI_PASS_US=1000 and 4 --work
+# passes: no pass runs, and each rank computes 4 ms per iteration in simulated
+# time (real passes would take none here), plus up to 0.5 ms of the library's
+# polls (smpi/test); a bad value exits 2.  Skips when SimGrid is not installed.
 # About 30 s on 2 cores (most of it the build).
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -99,6 +102,22 @@ else
     tail -n 20 "$bg.log"
     fail "papbench BSLS failed under SMPI"
 fi
+
+# fft's replayed --work passes (docs/simulation.md): 3 iterations x 4 passes x 1 ms on every rank.
+ff=$TMP/fft
+if PAPCOLL_FFT_SMPI_PASS_US=1000 timeout -k 5 120 "$ROOT/jobs/simcluster" --platform cluster --np 4 --out "$ff" \
+    --cfg smpi/simulate-computation:no -- fft --n 16K --iters 3 --work 4 --algo bsls --quiet >"$ff.log" 2>&1; then
+    grep -q '^validation: PASSED' "$ff.log" || fail "fft: validation did not pass"
+    python3 -c 'import json, sys; j = json.load(open(sys.argv[1]))
+sys.exit(not (j["work_passes"] == 0 and 0.012 <= j["compute_time"] < 0.0135))' "$ff/summary.json" ||
+        fail "fft: passes ran, or not 12 ms (+ the library's polls) per rank: $(grep -o '"compute_time": [^,]*' "$ff/summary.json")"
+else
+    tail -n 20 "$ff.log"
+    fail "fft with replayed passes failed under SMPI"
+fi
+PAPCOLL_FFT_SMPI_PASS_US=-1 "$ROOT/jobs/simcluster" --platform cluster --np 2 --out "$ff-bad" -- fft --n 16K \
+    --iters 1 --work 2 --quiet >"$ff-bad.log" 2>&1
+[[ $? == 2 ]] && grep -q 'PAPCOLL_FFT_SMPI_PASS_US: expected' "$ff-bad.log" || fail "fft: a bad PAPCOLL_FFT_SMPI_PASS_US did not exit 2"
 
 if [[ $fails -gt 0 ]]; then
     exit 1

@@ -7,9 +7,11 @@
  * schedule simulated step by step for several packet counts: each position
  * sends at most one packet and receives at most one per step, sends only
  * packets it already holds, and ends with every packet; the step count
- * stays within k + 2H + 1.  Mutants (a flipped colour, swapped children, a
+ * stays within k + 2H + 1; the model's segment size is the modelled
+ * time's least (papcoll__twotree_segment).  Mutants (a flipped colour, swapped children, a
  * position interior in both trees, a lost packet) must be caught.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -310,6 +312,54 @@ static void mutant(int P, int which, const char *desc, long *got, int *a, int *b
     papcoll__twotree_free(&t);
 }
 
+/* Modelled time of n bytes in segments of seg over t (sched/twotree.h). */
+static double seg_time(const papcoll__twotree_t *t, double n, double seg, double alpha, double c)
+{
+    double k = ceil(n / seg);
+    int H = t->height[0] > t->height[1] ? t->height[0] : t->height[1];
+
+    return (k + 2 * H + 1) * (alpha + n / k * c);
+}
+
+/* The model's segment: the least modelled time among the sizes around it
+ * (a halved or doubled segment is no faster), within the cap, and the cap
+ * or n where the model has nothing to cut. */
+static void test_segment(void)
+{
+    static const int Ps[] = {2, 8, 64, 1024};
+    static const double ns[] = {8, 65536, 1 << 20, 32 << 20};
+    papcoll__twotree_t t;
+    size_t cap = 65472, seg;
+    double a = 50e-6, c = 8.3e-9;
+
+    for (int i = 0; i < 4; i++) {
+        if (papcoll__twotree_build(&t, Ps[i]) != PAPCOLL_OK) {
+            TC(0, "segment: build P=%d", Ps[i]);
+            continue;
+        }
+        for (int j = 0; j < 4; j++) {
+            double n = ns[j];
+
+            seg = papcoll__twotree_segment(&t, (size_t)n, a, c, cap);
+            TC(seg >= 1 && seg <= cap, "segment P=%d n=%.0f: %zu outside [1, cap]", Ps[i], n, seg);
+            TC(seg_time(&t, n, (double)seg, a, c) <= seg_time(&t, n, fmax(1, seg / 2.0), a, c) &&
+                   (2.0 * seg > cap ||
+                    seg_time(&t, n, (double)seg, a, c) <= seg_time(&t, n, 2.0 * seg, a, c)),
+               "segment P=%d n=%.0f: %zu B is not the model's least time", Ps[i], n, seg);
+        }
+        TC(papcoll__twotree_segment(&t, 1 << 20, 0, c, cap) == cap &&
+               papcoll__twotree_segment(&t, 1 << 20, a, NAN, cap) == cap,
+           "segment P=%d: no model gives the cap", Ps[i]);
+        TC(papcoll__twotree_segment(&t, 100, a, c, cap) == 100, "segment P=%d: 100 B in one segment", Ps[i]);
+        papcoll__twotree_free(&t);
+    }
+    /* 1 MiB at P = 1024 (H = 9): about 60 segments of 17 KiB, not 16 of the cap. */
+    papcoll__twotree_build(&t, 1024);
+    seg = papcoll__twotree_segment(&t, 1 << 20, a, c, cap);
+    TC(seg > 12000 && seg < 24000, "segment P=1024 1 MiB: %zu B", seg);
+    papcoll__twotree_free(&t);
+}
+
 int main(void)
 {
     long *got = malloc((size_t)MAXP * 21 * sizeof(long));
@@ -323,6 +373,7 @@ int main(void)
     test_bad_args();
     test_drawn();
     test_all(got, a, b);
+    test_segment();
     mutant(13, 0, "colour", got, a, b);
     mutant(13, 1, "in-order", got, a, b);
     mutant(13, 2, "complement", got, a, b);

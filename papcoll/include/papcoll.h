@@ -186,7 +186,9 @@ typedef struct {
  *       fallback runs without a word
  *   PAPCOLL_SEGMENT_BYTES / segment_bytes     segment size of SEGMENTED
  *       (pipelined) algorithms and Clairvoyant's largest segment, default
- *       65472 (under Open MPI's 64 KiB eager limit); the same on every rank
+ *       65472 (under Open MPI's 64 KiB eager limit); the same on every rank.
+ *       Not given, the two-tree algorithms take the alpha-beta model's
+ *       segment when it is smaller (many ranks, shorter vectors)
  *   PAPCOLL_CHECK / check                     1: every call first verifies that
  *       all ranks chose the same algorithm and plan (one extra allreduce per
  *       call; PAPCOLL_ERR_AGREE otherwise).  For debugging and tests.

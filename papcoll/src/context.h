@@ -44,6 +44,7 @@ struct papcoll_ctx {
     int oversubscribed;   /* ranks share this node's cores (init.c) */
     int check;            /* PAPCOLL_CHECK: agreement check at every call */
     size_t segment_bytes; /* PAPCOLL_SEGMENT_BYTES: segment size of SEGMENTED algorithms */
+    int segment_given;    /* ... set by the options (else the default, and the two trees' model may cut it) */
     /* Reduction options, rank 0's on every rank (init.c). */
     int radix_target;     /* radix_k = K: radix-k factors of at most K where P allows (default 8) */
     int radix_len;        /* radix_k = "k1,k2,...": that vector (its product is P), else 0 */

@@ -154,10 +154,13 @@ static int read_resync(papcoll_ctx_t *ctx, const papcoll_options_t *o, const cha
  * PAPCOLL_SEGMENT_BYTES: environment > config file > 64 KiB - 64 B, the
  * largest round size below Open MPI's eager limit of 64 KiB headers included
  * (btl_tcp_eager_limit): a 64 KiB segment waits for a rendezvous round trip.
+ * Given, it is every segmented algorithm's size; by default the two trees
+ * take a smaller one where the model says so (papcoll__twotree_segment).
  */
 static int read_segment(papcoll_ctx_t *ctx, const papcoll_options_t *o, const char *cfg)
 {
-    const char *text = first_of(getenv("PAPCOLL_SEGMENT_BYTES"), cfg, "65472", NULL);
+    const char *given = first_of(getenv("PAPCOLL_SEGMENT_BYTES"), cfg, NULL, NULL);
+    const char *text = given != NULL ? given : "65472";
     char *end;
     long v = strtol(text, &end, 10);
 
@@ -167,6 +170,7 @@ static int read_segment(papcoll_ctx_t *ctx, const papcoll_options_t *o, const ch
         return PAPCOLL_ERR_CONFIG;
     }
     ctx->segment_bytes = (size_t)v;
+    ctx->segment_given = given != NULL;
     return PAPCOLL_OK;
 }
 
@@ -350,10 +354,10 @@ static int dup_comm(MPI_Comm comm, MPI_Comm *out)
  */
 static int agree(papcoll_ctx_t *ctx, int rc)
 {
-    int mine[5] = {rc != PAPCOLL_OK, !ctx->has_monitor, ctx->check, (int)ctx->fallback,
-                   (int)ctx->segment_bytes}, all[5];
+    int mine[6] = {rc != PAPCOLL_OK, !ctx->has_monitor, ctx->check, (int)ctx->fallback,
+                   (int)ctx->segment_bytes, ctx->segment_given}, all[6];
 
-    if (PMPI_Allreduce(mine, all, 5, MPI_INT, MPI_MAX, ctx->comm) != MPI_SUCCESS)
+    if (PMPI_Allreduce(mine, all, 6, MPI_INT, MPI_MAX, ctx->comm) != MPI_SUCCESS)
         return PAPCOLL_ERR_MPI;
     if (all[0])
         return rc != PAPCOLL_OK ? rc : PAPCOLL_ERR_CONFIG;
@@ -361,6 +365,7 @@ static int agree(papcoll_ctx_t *ctx, int rc)
     ctx->check = all[2];
     ctx->fallback = (papcoll__fallback_t)all[3];
     ctx->segment_bytes = (size_t)all[4];
+    ctx->segment_given = all[5];
     return PAPCOLL_OK;
 }
 

@@ -70,6 +70,7 @@ static uint64_t plan_hash(const papcoll__plan_t *p, int P, unsigned flags)
     h = papcoll__fnv(h, &p->algo, sizeof(p->algo));
     h = papcoll__fnv(h, &p->root, sizeof(p->root));
     h = papcoll__fnv(h, &bytes, sizeof(bytes));
+    h = papcoll__fnv(h, &p->seg, sizeof(p->seg));
     if (flags & PAPCOLL_F_AGREE) {
         h = p->has_tree ? papcoll__fnv(h, p->v2r, (size_t)P * sizeof(int))
                         : papcoll__fnv(h, p->order, (size_t)P * sizeof(int));
@@ -111,6 +112,7 @@ int papcoll__plan_build(papcoll__plan_t *plan, papcoll_ctx_t *ctx, papcoll_op_t 
         plan->has_tree = 0;
         plan->tree = NULL;
         plan->xhash = 0;
+        plan->seg = 0;
         rc = e->planner(plan, &in);
     }
     plan->algo = algo;
@@ -172,7 +174,8 @@ const papcoll__tree_t *papcoll__tree_get(papcoll_ctx_t *ctx, papcoll__tree_shape
     return found;
 }
 
-int papcoll__plan_tree(papcoll__plan_t *plan, const papcoll__plan_in_t *in, papcoll__tree_shape_t shape, int k)
+int papcoll__plan_tree(papcoll__plan_t *plan, const papcoll__plan_in_t *in, papcoll__tree_shape_t shape,
+                       int k)
 {
     if ((plan->tree = papcoll__tree_get(in->ctx, shape, k)) == NULL)
         return PAPCOLL_ERR_NOMEM;
@@ -186,26 +189,33 @@ static void twotree_free(void *p)
     free(p);
 }
 
-int papcoll__plan_twotree(papcoll__plan_t *plan, const papcoll__plan_in_t *in)
+int papcoll__plan_twotree(papcoll__plan_t *plan, const papcoll__plan_in_t *in, int reduce)
 {
+    const papcoll__model_t *m = &in->ctx->model;
     papcoll__twotree_t *t = papcoll__plan_xdata(plan, papcoll__plan_twotree);
     int rc;
 
-    if (t != NULL)
-        return PAPCOLL_OK;
-    if ((t = malloc(sizeof(*t))) == NULL)
-        return PAPCOLL_ERR_NOMEM;
-    if ((rc = papcoll__twotree_build(t, in->P)) != PAPCOLL_OK) {
-        free(t);
-        return rc;
+    if (t == NULL) {
+        if ((t = malloc(sizeof(*t))) == NULL)
+            return PAPCOLL_ERR_NOMEM;
+        if ((rc = papcoll__twotree_build(t, in->P)) != PAPCOLL_OK) {
+            free(t);
+            return rc;
+        }
+        papcoll__plan_xdata_set(plan, papcoll__plan_twotree, t, twotree_free);
     }
-    papcoll__plan_xdata_set(plan, papcoll__plan_twotree, t, twotree_free);
+    plan->seg = in->ctx->segment_given || !in->ctx->has_model
+                    ? 0
+                    : papcoll__twotree_segment(t, in->bytes,
+                                               reduce ? papcoll__model_ralpha(m) : m->v[PAPCOLL__M_ALPHA],
+                                               m->v[PAPCOLL__M_BETA] + (reduce ? m->v[PAPCOLL__M_GAMMA] : 0),
+                                               in->ctx->segment_bytes);
     return PAPCOLL_OK;
 }
 
 int papcoll__plan_stwotree(papcoll__plan_t *plan, const papcoll__plan_in_t *in, int reduce)
 {
-    int rc = papcoll__plan_twotree(plan, in), root = in->root < 0 ? 0 : in->root;
+    int rc = papcoll__plan_twotree(plan, in, reduce), root = in->root < 0 ? 0 : in->root;
     papcoll__twotree_t *t = plan->xdata;
 
     if (rc != PAPCOLL_OK)

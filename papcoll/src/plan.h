@@ -41,6 +41,7 @@ struct papcoll__plan {
     int *order;          /* [P] ranks, earliest predicted arrival first */
     int *v2r, *r2v;      /* [P] tree position <-> rank (tree algorithms) */
     int has_tree;        /* v2r / r2v are valid */
+    size_t seg;          /* segment bytes the two trees run by the model (0: the context's) */
     const papcoll__tree_t *tree; /* the shape (the context's cache), or NULL: binomial of sched.h */
     uint64_t hash;       /* of the parts all ranks must share */
     int iter;            /* call index it serves (-1: none yet) */
@@ -95,8 +96,10 @@ int papcoll__plan_build(papcoll__plan_t *plan, papcoll_ctx_t *ctx, papcoll_op_t 
  */
 int papcoll__plan_tree(papcoll__plan_t *plan, const papcoll__plan_in_t *in, papcoll__tree_shape_t shape, int k);
 /* The two trees of sched/twotree.h for in->P as the plan's planner data
- * (built on the first use, then kept; NOMEM only then). */
-int papcoll__plan_twotree(papcoll__plan_t *plan, const papcoll__plan_in_t *in);
+ * (built on the first use, then kept; NOMEM only then), and plan->seg from
+ * the model (papcoll__twotree_segment; c = beta, plus gamma when reduce)
+ * unless the options give segment_bytes or the context has no model. */
+int papcoll__plan_twotree(papcoll__plan_t *plan, const papcoll__plan_in_t *in, int reduce);
 /* The two trees with the ranks placed by the agreed prediction (in->order)
  * along the positions' order of a bcast (reduce = 0: sched/twotree's seq)
  * or of a reduce (rseq); without a prediction, twotree's placement. */

@@ -43,7 +43,7 @@
 
 int papcoll__plan_bcast_twotree(papcoll__plan_t *plan, const papcoll__plan_in_t *in)
 {
-    int rc = papcoll__plan_twotree(plan, in);
+    int rc = papcoll__plan_twotree(plan, in, 0);
 
     if (rc == PAPCOLL_OK) {
         papcoll__twotree_place(in->P, in->root < 0 ? 0 : in->root, plan->v2r, plan->r2v);
@@ -138,7 +138,9 @@ static int run(run_t *r, int *idx, MPI_Status *st)
 
 int papcoll_bcast_twotree(const papcoll__args_t *a)
 {
-    run_t r = {a, a->plan->xdata, papcoll__segment_bytes(a), 0, {0, 1}, 0, 0, NULL, NULL};
+    run_t r = {a, a->plan->xdata, a->plan->seg ? a->plan->seg : papcoll__segment_bytes(a),
+               0, {0, 1},         0,
+               0, NULL,           NULL};
     MPI_Status *st;
     int *idx, rc;
 

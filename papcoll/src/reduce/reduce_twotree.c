@@ -43,7 +43,7 @@
 
 int papcoll__plan_red_twotree(papcoll__plan_t *plan, const papcoll__plan_in_t *in)
 {
-    return papcoll__plan_twotree(plan, in);
+    return papcoll__plan_twotree(plan, in, 1);
 }
 
 /* Children are numbered in slots: the (tree, kid) pairs of the position,
@@ -136,7 +136,8 @@ static int setup(red_t *r, const papcoll__args_t *a)
     r->v2r = a->plan->has_tree ? a->plan->v2r : NULL;
     r->base = r->v2r != NULL || a->sig.commutative || a->root == 0 ? a->root : 0;
     r->v = r->v2r != NULL ? a->plan->r2v[a->rank] : (a->rank - r->base + t->P) % t->P;
-    r->seg = papcoll__red_seg_elems(a) < a->sig.count ? papcoll__red_seg_elems(a) : a->sig.count;
+    r->seg = a->plan->seg ? (int)(a->plan->seg / a->sig.esize) : papcoll__red_seg_elems(a);
+    r->seg = r->seg < 1 ? 1 : r->seg < a->sig.count ? r->seg : a->sig.count;
     r->k = (a->sig.count - 1) / r->seg + 1;
     r->half = (r->k + 1) / 2;
     r->next[0] = 0, r->next[1] = 1;

@@ -373,3 +373,15 @@ int papcoll__twotree_send(const papcoll__twotree_t *t, int v, long s, long k, in
         }
     return 0;
 }
+
+size_t papcoll__twotree_segment(const papcoll__twotree_t *t, size_t n, double alpha, double c, size_t cap)
+{
+    int H = t->height[0] > t->height[1] ? t->height[0] : t->height[1];
+    double k, seg;
+
+    if (!(alpha > 0) || !(c > 0) || !isfinite(alpha) || !isfinite(c) || n == 0)
+        return cap > 0 ? cap : 1;
+    k = ceil(sqrt((2.0 * H + 1) * (double)n * c / alpha));
+    seg = ceil((double)n / (k < 1 ? 1 : k));
+    return seg >= (double)cap ? (cap > 0 ? cap : 1) : seg < 1 ? 1 : (size_t)seg;
+}

@@ -48,6 +48,8 @@
 #ifndef PAPCOLL_SCHED_TWOTREE_H
 #define PAPCOLL_SCHED_TWOTREE_H
 
+#include <stddef.h>
+
 typedef struct {
     int P;
     int root[2];   /* the position of tree t's root; -1 when P = 1 */
@@ -100,6 +102,16 @@ void papcoll__twotree_place(int P, int root, int *v2r, int *r2v);
  */
 void papcoll__twotree_place_sorted(papcoll__twotree_t *t, const int *seq, int root, const int *order,
                                    const double *pred, double tol, int *v2r, int *r2v);
+
+/*
+ * The segment size of n bytes by the alpha-beta model: k segments take
+ * k + 2H + 1 steps of alpha + (n/k) c (H the larger tree height, c the
+ * per-byte cost: beta, plus gamma for a reduction), least at k =
+ * sqrt((2H + 1) n c / alpha).  Returns ceil(n / k), at most cap (the
+ * context's segment_bytes: the largest eager message) and at least 1; cap
+ * when alpha or c is not a positive number, n when n <= cap and k = 1.
+ */
+size_t papcoll__twotree_segment(const papcoll__twotree_t *t, size_t n, double alpha, double c, size_t cap);
 
 /* Packets tree 0 or 1 carries of k. */
 static inline long papcoll__twotree_npackets(long k, int tree)

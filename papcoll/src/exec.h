@@ -28,7 +28,8 @@ enum {
     PAPCOLL__TAG_RED_READY =
         10, /* reduce, arrival-driven: "idle", to the coordinator (10, 11: call parity) */
     PAPCOLL__TAG_RED_ORDER = 12, /* reduce, arrival-driven: the coordinator's instruction */
-    PAPCOLL__TAG_FLUSH = 13      /* sorted_ring: the end of a stream (empty, synchronous) */
+    PAPCOLL__TAG_FLUSH = 13,     /* sorted_ring: the end of a stream (empty, synchronous) */
+    PAPCOLL__TAG_TREE1 = 14      /* two trees: tree 1's segments (tree 0's: DATA), in order per tree */
 };
 
 /* Work buffers a call's own thread takes from its site (papcoll__scratch),

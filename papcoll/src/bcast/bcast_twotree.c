@@ -31,9 +31,9 @@
  * the other tree (a lock step, waiting for each step's send and receive,
  * took 1.36x as long at 32 MiB on 8 emulated nodes, balanced:
  * docs/results/bcast-allreduce.md, "Two trees").
- * Memory: the trees, 14P ints per site; 2k + 2 requests and k statuses per
- * call.  Restrictions: none (any P, any root; ranks placed cyclically from
- * the root).
+ * At most WINDOW segments are in flight on a link.  Memory: the trees, 14P
+ * ints per site; k + 8 requests and statuses per call.  Restrictions: none (any P, any root; ranks placed
+ * cyclically from the root).
  */
 #include <stdlib.h>
 
@@ -52,13 +52,19 @@ int papcoll__plan_bcast_twotree(papcoll__plan_t *plan, const papcoll__plan_in_t 
     return rc;
 }
 
+/* Segments in flight on one link: two keep a port busy while the next is
+ * posted.  More would not go faster over a socket, which sends them one
+ * after the other anyway, and a network model that shares a port among
+ * every message in flight (SimGrid's) would deliver them all at the end. */
+#define WINDOW 2
+
 typedef struct {
     const papcoll__args_t *a;
     const papcoll__twotree_t *t;
     size_t seg;
-    long k, next[2];          /* segments; per tree, the next one to pass on */
-    int v, ns;                /* own position; sends posted */
-    MPI_Request *recv, *send; /* [k], [k + 2] */
+    long k, got, next[2]; /* segments; received; per tree, the next one to pass on */
+    int v;                /* own position */
+    MPI_Request *req;     /* [k] receives, then [2][2][WINDOW] sends per tree and child */
 } run_t;
 
 static size_t seg_len(const run_t *r, long i)
@@ -68,8 +74,20 @@ static size_t seg_len(const run_t *r, long i)
     return r->a->bytes - off < r->seg ? r->a->bytes - off : r->seg;
 }
 
-/* Passes on, tree by tree in segment order, every segment that is in and
- * whose predecessors in its tree went before it. */
+/* A free send slot towards child i of the tree (NULL: none). */
+static MPI_Request *slot(run_t *r, int tree, int i)
+{
+    MPI_Request *q = r->req + r->k + (tree * 2 + i) * WINDOW;
+
+    for (int w = 0; w < WINDOW; w++)
+        if (q[w] == MPI_REQUEST_NULL)
+            return &q[w];
+    return NULL;
+}
+
+/* Passes on, tree by tree in segment order, every segment that is in, whose
+ * predecessors in its tree went before it, and for which each child's link
+ * has a free slot. */
 static int forward(run_t *r)
 {
     int tree, i, c, moved = 1, rc = PAPCOLL_OK;
@@ -78,69 +96,86 @@ static int forward(run_t *r)
     while (moved && rc == PAPCOLL_OK)
         for (moved = 0, tree = 0; tree < 2 && rc == PAPCOLL_OK; tree++) {
             s = r->next[tree];
-            if (s >= r->k || (r->v > 0 && r->recv[s] != MPI_REQUEST_NULL))
+            if (s >= r->k || (r->v > 0 && r->req[s] != MPI_REQUEST_NULL))
                 continue;
+            for (i = 0; i < 2; i++)
+                if (r->t->kid[(tree * r->t->P + r->v) * 2 + i] >= 0 && slot(r, tree, i) == NULL)
+                    break;
+            if (i < 2)
+                continue; /* a link is full: a send's completion wakes the loop */
             for (i = 0; i < 2 && rc == PAPCOLL_OK; i++)
                 if ((c = r->t->kid[(tree * r->t->P + r->v) * 2 + i]) >= 0)
-                    rc = papcoll__isend_bytes(r->a->rbuf + (size_t)s * r->seg, seg_len(r, s),
-                                              r->a->plan->v2r[c], PAPCOLL__TAG_DATA, r->a->comm,
-                                              &r->send[r->ns++]);
+                    rc = papcoll__isend_bytes(
+                        r->a->rbuf + (size_t)s * r->seg, seg_len(r, s), r->a->plan->v2r[c],
+                        tree ? PAPCOLL__TAG_TREE1 : PAPCOLL__TAG_DATA, r->a->comm, slot(r, tree, i));
             r->next[tree] += 2;
             moved = 1;
         }
     return rc;
 }
 
-/* Posts every receive: segment i from the parent in tree i mod 2. */
+/* Posts every receive: segment i from the parent in tree i mod 2.  Each
+ * tree has its tag, so its segments match in order even where one rank is
+ * the parent in both trees (P = 2) and the trees' windows free in any
+ * order. */
 static int post(run_t *r)
 {
     const papcoll__twotree_t *t = r->t;
     int rc = PAPCOLL_OK;
     long i;
 
-    for (i = 0; i < r->k; i++)
-        r->recv[i] = MPI_REQUEST_NULL;
+    for (i = 0; i < r->k + 4 * WINDOW; i++)
+        r->req[i] = MPI_REQUEST_NULL;
     for (i = 0; i < r->k && r->v > 0 && rc == PAPCOLL_OK; i++)
         rc = papcoll__irecv_bytes(r->a->rbuf + (size_t)i * r->seg, seg_len(r, i),
-                                  r->a->plan->v2r[t->parent[(i % 2) * t->P + r->v]], PAPCOLL__TAG_DATA,
-                                  r->a->comm, &r->recv[i]);
+                                  r->a->plan->v2r[t->parent[(i % 2) * t->P + r->v]],
+                                  i % 2 ? PAPCOLL__TAG_TREE1 : PAPCOLL__TAG_DATA, r->a->comm, &r->req[i]);
     return rc;
 }
 
-/* Receives as they come, passing each segment on; the sends last. */
+/* Whether a send is in flight. */
+static int sending(const run_t *r)
+{
+    for (int w = 0; w < 4 * WINDOW; w++)
+        if (r->req[r->k + w] != MPI_REQUEST_NULL)
+            return 1;
+    return 0;
+}
+
+/* Receives and sends as they complete, passing each segment on. */
 static int run(run_t *r, int *idx, MPI_Status *st)
 {
-    long got = r->v > 0 ? 0 : r->k;
     int n, j, len, rc = post(r);
 
+    r->got = r->v > 0 ? 0 : r->k;
     if (rc == PAPCOLL_OK)
         rc = forward(r);
-    while (rc == PAPCOLL_OK && got < r->k) {
-        if ((rc = papcoll__fg_waitsome((int)r->k, r->recv, &n, idx, st, r->a->nap)) != PAPCOLL_OK)
+    while (rc == PAPCOLL_OK && (r->got < r->k || r->next[0] < r->k || r->next[1] < r->k || sending(r))) {
+        if ((rc = papcoll__fg_waitsome((int)r->k + 4 * WINDOW, r->req, &n, idx, st, r->a->nap)) != PAPCOLL_OK)
             break;
-        for (j = 0; j < n && rc == PAPCOLL_OK; j++) {
-            PMPI_Get_count(&st[j], MPI_BYTE, &len);
-            rc = (size_t)len == seg_len(r, idx[j]) ? PAPCOLL_OK : PAPCOLL_ERR_TRUNCATE;
-        }
-        got += n;
+        for (j = 0; j < n && rc == PAPCOLL_OK; j++)
+            if (idx[j] < r->k) {
+                PMPI_Get_count(&st[j], MPI_BYTE, &len);
+                rc = (size_t)len == seg_len(r, idx[j]) ? PAPCOLL_OK : PAPCOLL_ERR_TRUNCATE;
+                r->got++;
+            }
         if (rc == PAPCOLL_OK)
             rc = forward(r);
     }
-    if (rc != PAPCOLL_OK) /* receives still posted: cancel them */
-        for (j = 0; j < r->k; j++)
-            if (r->recv[j] != MPI_REQUEST_NULL) {
-                PMPI_Cancel(&r->recv[j]);
-                PMPI_Wait(&r->recv[j], MPI_STATUS_IGNORE);
+    if (rc != PAPCOLL_OK) /* receives still posted: cancel them; sends: wait */
+        for (j = 0; j < r->k + 4 * WINDOW; j++)
+            if (r->req[j] != MPI_REQUEST_NULL) {
+                if (j < r->k)
+                    PMPI_Cancel(&r->req[j]);
+                PMPI_Wait(&r->req[j], MPI_STATUS_IGNORE);
             }
-    n = papcoll__fg_waitall(r->ns, r->send, MPI_STATUSES_IGNORE, r->a->nap);
-    return rc != PAPCOLL_OK ? rc : n;
+    return rc;
 }
 
 int papcoll_bcast_twotree(const papcoll__args_t *a)
 {
-    run_t r = {a, a->plan->xdata, a->plan->seg ? a->plan->seg : papcoll__segment_bytes(a),
-               0, {0, 1},         0,
-               0, NULL,           NULL};
+    run_t r = {a,   a->plan->xdata, a->plan->seg ? a->plan->seg : papcoll__segment_bytes(a), 0, 0, {0, 1}, 0,
+               NULL};
     MPI_Status *st;
     int *idx, rc;
 
@@ -150,15 +185,10 @@ int papcoll_bcast_twotree(const papcoll__args_t *a)
         r.seg = a->bytes;
     r.k = (long)((a->bytes + r.seg - 1) / r.seg);
     r.v = a->plan->r2v[a->rank];
-    r.recv = malloc(sizeof(MPI_Request) * (size_t)(2 * r.k + 2));
-    idx = malloc(sizeof(int) * (size_t)r.k);
-    st = malloc(sizeof(MPI_Status) * (size_t)r.k);
-    if (r.recv == NULL || idx == NULL || st == NULL)
-        rc = PAPCOLL_ERR_NOMEM;
-    else {
-        r.send = r.recv + r.k;
-        rc = run(&r, idx, st);
-    }
-    free(r.recv), free(idx), free(st);
+    r.req = malloc(sizeof(MPI_Request) * (size_t)(r.k + 4 * WINDOW));
+    idx = malloc(sizeof(int) * (size_t)(r.k + 4 * WINDOW));
+    st = malloc(sizeof(MPI_Status) * (size_t)(r.k + 4 * WINDOW));
+    rc = r.req == NULL || idx == NULL || st == NULL ? PAPCOLL_ERR_NOMEM : run(&r, idx, st);
+    free(r.req), free(idx), free(st);
     return rc;
 }

@@ -30,10 +30,10 @@
  * Cost, k segments (at most): (k + 2H + 1)(alpha + (n/k)(beta + gamma)), H
  * <= floor(log2 P); the best k gives (beta + gamma) n + O(alpha log P +
  * sqrt(alpha beta n log P)), against 3 n (beta + gamma) for the pipelined
- * binary tree (Lemma 13.4).  Memory: the vector, one segment buffer per
- * child and segment of its tree (the vector again at most), 2k + 2
- * requests per call (3k + 2 where rank 0 forwards).  Restrictions: none
- * (ORDERED).
+ * binary tree (Lemma 13.4).  At most WINDOW segments in flight on a link.
+ * Memory: the vector, one segment buffer per child and segment of its tree
+ * (the vector again at most), k + 6 requests per call (2k + 6 where rank 0
+ * forwards).  Restrictions: none (ORDERED).
  */
 #include <stdlib.h>
 
@@ -46,21 +46,27 @@ int papcoll__plan_red_twotree(papcoll__plan_t *plan, const papcoll__plan_in_t *i
     return papcoll__plan_twotree(plan, in, 1);
 }
 
+/* Segments in flight on one link, as in bcast twotree: two keep a port
+ * busy, and a network model that shares a port among every message in
+ * flight (SimGrid's) would deliver more only all at the end. */
+#define WINDOW 2
+
 /* Children are numbered in slots: the (tree, kid) pairs of the position,
  * tree 0 first, left before right; at most two (a position has children in
  * one tree, or position 0 one in each). */
 typedef struct {
     const papcoll__args_t *a;
     const papcoll__twotree_t *t;
-    const int *v2r;        /* stwotree's placement, or NULL: rank base + p mod P on position p */
-    int base, v, seg;      /* the rank of position 0; own position; elements per full segment */
-    int nslot, ns;         /* slots; sends posted */
+    const int *v2r;   /* stwotree's placement, or NULL: rank base + p mod P on position p */
+    int base, v, seg; /* the rank of position 0; own position; elements per full segment */
+    int nslot, nreq;  /* slots; requests the loop waits for */
     int slot_tree[2], slot_kid[2];
-    long k, half, next[2]; /* segments; buffers per slot; per tree, the next to send */
-    long fwd;              /* rank 0 off the root: the next finished segment to pass on */
-    char *acc, *tmp;       /* own vector, combined in place; [2][half] segments from the slots */
-    MPI_Request *recv, *send, *res; /* [2 half]: slot s's part of segment i at s half + i / 2; [k];
-                                     * [k] the result's forwards or the root's receives of them, or NULL */
+    long k, half, next[2];          /* segments; buffers per slot; per tree, the next to send */
+    long fwd;                       /* rank 0 off the root: the next finished segment to pass on */
+    char *acc, *tmp;                /* own vector, combined in place; [2][half] segments from the slots */
+    MPI_Request *recv, *send, *res; /* [2 half]: slot s's part of segment i at s half + i / 2;
+                                     * [2][WINDOW] per tree to the parent; [k] the result's forwards
+                                     * or the root's receives of them, or NULL */
 } red_t;
 
 static int seg_n(const red_t *r, long i)
@@ -87,27 +93,33 @@ static int pass(red_t *r, int tree, int *rc)
     const papcoll__args_t *a = r->a;
     long i = r->next[tree];
     int s, n = seg_n(r, i);
+    MPI_Request *q;
 
     if (i >= r->k)
         return 0;
     for (s = 0; s < r->nslot; s++)
         if (r->slot_tree[s] == tree && r->recv[s * r->half + i / 2] != MPI_REQUEST_NULL)
             return 0;
+    for (s = 0; r->v > 0 && s < WINDOW && r->send[tree * WINDOW + s] != MPI_REQUEST_NULL; s++)
+        ;
+    if (s == WINDOW)
+        return 0; /* the link is full: a send's completion wakes the loop */
+    q = &r->send[tree * WINDOW + s];
     for (s = 0; s < r->nslot && *rc == PAPCOLL_OK; s++)
         if (r->slot_tree[s] == tree)
             *rc = papcoll__red_combine(a, seg_at(r, r->tmp, s * r->half + i / 2), seg_at(r, r->acc, i), n,
                                        r->slot_kid[s] < r->v);
     if (*rc == PAPCOLL_OK && r->v > 0)
         *rc = papcoll__isend_bytes(seg_at(r, r->acc, i), (size_t)n * a->sig.esize,
-                                   rank_of(r, r->t->parent[tree * r->t->P + r->v]), PAPCOLL__TAG_DATA,
-                                   a->comm, &r->send[r->ns++]);
+                                   rank_of(r, r->t->parent[tree * r->t->P + r->v]),
+                                   tree ? PAPCOLL__TAG_TREE1 : PAPCOLL__TAG_DATA, a->comm, q);
     r->next[tree] += 2;
     return 1;
 }
 
-/* Every segment that can go, one per tree in turn, so that a parent of
- * this position in both trees (P = 2) receives them in segment order; rank
- * 0 off the root then passes the finished result on, in segment order. */
+/* Every segment that can go, one per tree in turn (each tree has its tag,
+ * so a parent in both trees, at P = 2, matches them in order); rank 0 off
+ * the root then passes the finished result on, in segment order. */
 static int advance(red_t *r)
 {
     const papcoll__args_t *a = r->a;
@@ -115,7 +127,9 @@ static int advance(red_t *r)
 
     while (moved && rc == PAPCOLL_OK)
         moved = pass(r, 0, &rc) | pass(r, 1, &rc);
-    for (; rc == PAPCOLL_OK && r->res != NULL && r->v == 0 && r->fwd < r->next[r->fwd % 2]; r->fwd++)
+    for (; rc == PAPCOLL_OK && r->res != NULL && r->v == 0 && r->fwd < r->next[r->fwd % 2] &&
+           (r->fwd < WINDOW || r->res[r->fwd - WINDOW] == MPI_REQUEST_NULL);
+         r->fwd++)
         rc = papcoll__isend_bytes(seg_at(r, r->acc, r->fwd), (size_t)seg_n(r, r->fwd) * a->sig.esize, a->root,
                                   PAPCOLL__TAG_RED_RESULT, a->comm, &r->res[r->fwd]);
     return rc;
@@ -146,11 +160,13 @@ static int setup(red_t *r, const papcoll__args_t *a)
             if ((c = t->kid[(tree * t->P + r->v) * 2 + i]) >= 0 && r->nslot < 2)
                 r->slot_tree[r->nslot] = tree, r->slot_kid[r->nslot++] = c;
     fwd = r->base != a->root && (r->v == 0 || a->rank == a->root);
-    if ((r->recv = malloc(sizeof(MPI_Request) * (size_t)(2 * r->half + (fwd ? 2 : 1) * r->k))) == NULL)
+    r->nreq = (int)(2 * r->half + 2 * WINDOW + (fwd && r->v == 0 ? r->k : 0));
+    if ((r->recv = malloc(sizeof(MPI_Request) * (size_t)(2 * r->half + 2 * WINDOW + (fwd ? r->k : 0)))) ==
+        NULL)
         return PAPCOLL_ERR_NOMEM;
     r->send = r->recv + 2 * r->half;
-    r->res = fwd ? r->send + r->k : NULL;
-    for (j = 0; j < 2 * r->half; j++)
+    r->res = fwd ? r->send + 2 * WINDOW : NULL;
+    for (j = 0; j < 2 * r->half + 2 * WINDOW; j++)
         r->recv[j] = MPI_REQUEST_NULL;
     for (j = 0; fwd && j < r->k; j++)
         r->res[j] = MPI_REQUEST_NULL;
@@ -167,29 +183,40 @@ static int setup(red_t *r, const papcoll__args_t *a)
             if (r->slot_tree[i] == j % 2)
                 rc = papcoll__irecv_bytes(seg_at(r, r->tmp, i * r->half + j / 2),
                                           (size_t)seg_n(r, j) * a->sig.esize, rank_of(r, r->slot_kid[i]),
-                                          PAPCOLL__TAG_DATA, a->comm, &r->recv[i * r->half + j / 2]);
+                                          j % 2 ? PAPCOLL__TAG_TREE1 : PAPCOLL__TAG_DATA, a->comm,
+                                          &r->recv[i * r->half + j / 2]);
     return rc;
 }
 
-/* Receives as they come, passing each finished segment up. */
+/* Whether the loop still has work: a receive posted, a segment not yet
+ * passed up or on, or a send in flight (the result's forwards included). */
+static int busy(const red_t *r)
+{
+    if (r->next[0] < r->k || r->next[1] < r->k || (r->res != NULL && r->v == 0 && r->fwd < r->k))
+        return 1;
+    for (int j = 0; j < r->nreq; j++)
+        if (r->recv[j] != MPI_REQUEST_NULL)
+            return 1;
+    return 0;
+}
+
+/* Receives and sends as they complete, passing each finished segment up. */
 static int run(red_t *r, int *idx, MPI_Status *st)
 {
     const papcoll__args_t *a = r->a;
-    long pending = 0, j;
-    int n, i, len, rc;
+    long j;
+    int n, i, len, rc = advance(r);
 
-    for (j = 0; j < 2 * r->half; j++)
-        pending += r->recv[j] != MPI_REQUEST_NULL;
-    rc = advance(r);
-    while (rc == PAPCOLL_OK && pending > 0) {
-        if ((rc = papcoll__fg_waitsome((int)(2 * r->half), r->recv, &n, idx, st, a->nap)) != PAPCOLL_OK)
+    while (rc == PAPCOLL_OK && busy(r)) {
+        if ((rc = papcoll__fg_waitsome(r->nreq, r->recv, &n, idx, st, a->nap)) != PAPCOLL_OK)
             break;
         for (i = 0; i < n && rc == PAPCOLL_OK; i++) {
+            if (idx[i] >= 2 * r->half)
+                continue; /* a send */
             j = idx[i] % r->half * 2 + r->slot_tree[idx[i] / r->half];
             PMPI_Get_count(&st[i], MPI_BYTE, &len);
             rc = (size_t)len == (size_t)seg_n(r, j) * a->sig.esize ? PAPCOLL_OK : PAPCOLL_ERR_TRUNCATE;
         }
-        pending -= n;
         if (rc == PAPCOLL_OK)
             rc = advance(r);
     }
@@ -200,20 +227,19 @@ static int run(red_t *r, int *idx, MPI_Status *st)
  * the result), then waits for the sends. */
 static int finish(red_t *r, int rc)
 {
-    long j, nres = r->res != NULL ? r->k : 0;
-    int wrc;
+    long j, n = 2 * r->half + 2 * WINDOW + (r->res != NULL ? r->k : 0);
+    int root_res = r->a->rank == r->a->root, wrc = PAPCOLL_OK;
 
-    for (j = 0; rc != PAPCOLL_OK && j < 2 * r->half + (r->a->rank == r->a->root ? nres : 0); j++) {
-        MPI_Request *q = j < 2 * r->half ? &r->recv[j] : &r->res[j - 2 * r->half];
+    for (j = 0; j < n; j++) {
+        int recv = j < 2 * r->half || (j >= 2 * r->half + 2 * WINDOW && root_res);
 
-        if (*q != MPI_REQUEST_NULL) {
-            PMPI_Cancel(q);
-            PMPI_Wait(q, MPI_STATUS_IGNORE);
-        }
+        if (r->recv[j] == MPI_REQUEST_NULL || (recv && rc == PAPCOLL_OK && j < 2 * r->half))
+            continue;
+        if (recv && rc != PAPCOLL_OK)
+            PMPI_Cancel(&r->recv[j]);
+        if (PMPI_Wait(&r->recv[j], MPI_STATUS_IGNORE) != MPI_SUCCESS && wrc == PAPCOLL_OK)
+            wrc = PAPCOLL_ERR_MPI;
     }
-    wrc = papcoll__fg_waitall(r->ns, r->send, MPI_STATUSES_IGNORE, r->a->nap);
-    if (wrc == PAPCOLL_OK && nres > 0)
-        wrc = papcoll__fg_waitall((int)nres, r->res, MPI_STATUSES_IGNORE, r->a->nap);
     return rc != PAPCOLL_OK ? rc : wrc;
 }
 
@@ -227,8 +253,8 @@ int papcoll_reduce_twotree(const papcoll__args_t *a)
         return PAPCOLL_OK; /* count 0: every rank knows, nothing moves */
     rc = setup(&r, a);
     if (rc == PAPCOLL_OK) {
-        idx = malloc(sizeof(int) * (size_t)(2 * r.half));
-        st = malloc(sizeof(MPI_Status) * (size_t)(2 * r.half));
+        idx = malloc(sizeof(int) * (size_t)r.nreq);
+        st = malloc(sizeof(MPI_Status) * (size_t)r.nreq);
         rc = idx == NULL || st == NULL ? PAPCOLL_ERR_NOMEM : run(&r, idx, st);
     }
     if (r.recv != NULL)

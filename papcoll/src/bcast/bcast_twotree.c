@@ -52,11 +52,7 @@ int papcoll__plan_bcast_twotree(papcoll__plan_t *plan, const papcoll__plan_in_t 
     return rc;
 }
 
-/* Segments in flight on one link: two keep a port busy while the next is
- * posted.  More would not go faster over a socket, which sends them one
- * after the other anyway, and a network model that shares a port among
- * every message in flight (SimGrid's) would deliver them all at the end. */
-#define WINDOW 2
+enum { WINDOW = PAPCOLL__TWOTREE_WINDOW }; /* segments in flight on a link (sched/twotree.h) */
 
 typedef struct {
     const papcoll__args_t *a;

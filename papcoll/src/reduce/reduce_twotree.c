@@ -46,10 +46,7 @@ int papcoll__plan_red_twotree(papcoll__plan_t *plan, const papcoll__plan_in_t *i
     return papcoll__plan_twotree(plan, in, 1);
 }
 
-/* Segments in flight on one link, as in bcast twotree: two keep a port
- * busy, and a network model that shares a port among every message in
- * flight (SimGrid's) would deliver more only all at the end. */
-#define WINDOW 2
+enum { WINDOW = PAPCOLL__TWOTREE_WINDOW }; /* segments in flight on a link (sched/twotree.h) */
 
 /* Children are numbered in slots: the (tree, kid) pairs of the position,
  * tree 0 first, left before right; at most two (a position has children in

@@ -113,6 +113,13 @@ void papcoll__twotree_place_sorted(papcoll__twotree_t *t, const int *seq, int ro
  */
 size_t papcoll__twotree_segment(const papcoll__twotree_t *t, size_t n, double alpha, double c, size_t cap);
 
+/* Segments the executors keep in flight on one link: two keep a port busy
+ * while the next is posted.  More would not go faster over a socket, which
+ * sends them one after the other anyway, and a network model that shares a
+ * port among every message in flight (SimGrid's) would deliver them all at
+ * the end. */
+#define PAPCOLL__TWOTREE_WINDOW 2
+
 /* Packets tree 0 or 1 carries of k. */
 static inline long papcoll__twotree_npackets(long k, int tree)
 {

@@ -7,7 +7,8 @@
 # by 40 ms.  The times are simulated and, with SMPI's replay of the CPU
 # bursts between MPI calls switched off (smpi/simulate-computation:no),
 # deterministic: the bounds are tight and no wall clock is involved.
-# Then every background algorithm of every op (algos.def's BACKGROUND ones,
+# Then the monitor's exchange on 7 ranks (sorted bcast), and every
+# background algorithm of every op (algos.def's BACKGROUND ones,
 # papbench's "[monitor thread]") on 4 ranks under 10 ms uniform delays,
 # each under timeout 60: it must finish, validate and run without a
 # warning (no fallback).  Then gather BSLS with the root late by 19 ms,
@@ -84,6 +85,15 @@ while read -r op algo; do
     ! grep -qi 'warning' "$out.log" || fail "$op $algo: a warning (fallback?): $(grep -i -m1 warning "$out.log")"
 done < <(background_algos)
 [[ $nbg -ge 9 ]] || fail "found only $nbg background algorithms in algos.def"
+
+# The monitor's exchange under SMPI (Bruck's allgather, monitor.c) on 7
+# ranks, not a power of two: sorted's tree comes from the exchanged table,
+# so a rank holding a wrong row derives another tree and the bcast hangs.
+xc=$TMP/xchg
+timeout -k 5 60 "$ROOT/jobs/simcluster" --platform cluster --np 7 --out "$xc" -- papbench \
+    --op bcast --algos sorted --size 64K --iters 6 --warmup 1 --pattern single:3 --maxdelay 10 \
+    --quiet >"$xc.log" 2>&1
+grep -q '^validation: PASSED' "$xc.log" || fail "sorted bcast on 7 ranks: the exchange's tables differ (hung or failed)"
 
 # BSLS under a late root: the background part absorbs every block.
 bg=$TMP/bsls

@@ -149,37 +149,34 @@ static void snapshot(papcoll__xstate_t *xs, int P, int it)
 #ifdef PAPCOLL_SMPI
 /* The exchange under SMPI: SimGrid 3.32's MPI_Iallgather has no algorithm
  * choice and sends P (P - 1) messages (1,024 ranks then simulate for
- * minutes).  Rank 0 collects the rows and sends the table back, 2 (P - 1)
- * messages; the waits poll, since a coroutine must not block its rank
- * (coop.h).  Collective over comm, like the allgather it replaces. */
+ * minutes).  This is Bruck's allgather, Open MPI's choice for a small
+ * allgather on many ranks (coll/tuned): in round k every rank sends the
+ * min(k, P - k) rows it holds to rank - k and receives as many from
+ * rank + k, ceil(log2 P) rounds, P ceil(log2 P) messages.  Row i of tmp
+ * is rank me + i's.  The waits poll, since a coroutine must not block its
+ * rank (coop.h).  Collective over comm, like the allgather it replaces. */
 static int smpi_exchange(const double *rec, double *all, int P, MPI_Comm comm)
 {
-    MPI_Request two[2], *req;
-    int me = 0, i, n = 0, rc;
+    const size_t row = PAPCOLL__XCHG;
+    MPI_Request two[2];
+    double *tmp;
+    int me = 0, k, n, i, rc = MPI_SUCCESS;
 
     PMPI_Comm_rank(comm, &me);
-    if (me != 0) {
-        rc = PMPI_Isend(rec, PAPCOLL__XCHG, MPI_DOUBLE, 0, 0, comm, &two[0]);
+    if ((tmp = malloc((size_t)P * row * sizeof *tmp)) == NULL)
+        return MPI_ERR_NO_MEM;
+    memcpy(tmp, rec, row * sizeof *tmp);
+    for (k = 1; k < P && rc == MPI_SUCCESS; k *= 2) {
+        n = k < P - k ? k : P - k;
+        rc = PMPI_Irecv(tmp + (size_t)k * row, n * (int)row, MPI_DOUBLE, (me + k) % P, 0, comm, &two[0]);
         if (rc == MPI_SUCCESS)
-            rc = PMPI_Irecv(all, P * PAPCOLL__XCHG, MPI_DOUBLE, 0, 0, comm, &two[1]);
+            rc = PMPI_Isend(tmp, n * (int)row, MPI_DOUBLE, (me - k + P) % P, 0, comm, &two[1]);
         if (rc == MPI_SUCCESS && papcoll__bg_waitall(2, two, MPI_STATUSES_IGNORE) != PAPCOLL_OK)
             rc = MPI_ERR_OTHER;
-        return rc;
     }
-    memcpy(all, rec, PAPCOLL__XCHG * sizeof(double));
-    if (P == 1)
-        return MPI_SUCCESS;
-    if ((req = malloc((size_t)(P - 1) * sizeof *req)) == NULL)
-        return MPI_ERR_NO_MEM;
-    for (i = 1, rc = MPI_SUCCESS; i < P && rc == MPI_SUCCESS; i++)
-        rc = PMPI_Irecv(all + (size_t)i * PAPCOLL__XCHG, PAPCOLL__XCHG, MPI_DOUBLE, i, 0, comm, &req[n++]);
-    if (rc == MPI_SUCCESS && papcoll__bg_waitall(n, req, MPI_STATUSES_IGNORE) != PAPCOLL_OK)
-        rc = MPI_ERR_OTHER;
-    for (i = 1, n = 0; i < P && rc == MPI_SUCCESS; i++)
-        rc = PMPI_Isend(all, P * PAPCOLL__XCHG, MPI_DOUBLE, i, 0, comm, &req[n++]);
-    if (rc == MPI_SUCCESS && papcoll__bg_waitall(n, req, MPI_STATUSES_IGNORE) != PAPCOLL_OK)
-        rc = MPI_ERR_OTHER;
-    free(req);
+    for (i = 0; i < P && rc == MPI_SUCCESS; i++)
+        memcpy(all + (size_t)((me + i) % P) * row, tmp + (size_t)i * row, row * sizeof *tmp);
+    free(tmp);
     return rc;
 }
 #endif

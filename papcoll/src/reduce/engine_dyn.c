@@ -75,6 +75,7 @@
 #include <string.h>
 
 #include "reduce/engine.h"
+#include "sched/twotree.h"
 #include "sparse.h"
 
 /* ORDER kinds: then PAPCOLL__DYN_FROM (3), PAPCOLL__DYN_TO (4), and the root's
@@ -399,14 +400,25 @@ static int seg_len(const papcoll__args_t *a, int seg, int S, int s)
     return s < S - 1 ? seg : a->sig.count - s * seg;
 }
 
-/* Sends segment s (of S, seg elements each) of out to dst, dense, or with
- * an identity encoded into enc (segment s at s (segment bytes + 4)). */
+/* Sends segment s (of S, seg elements each) of out to dst as sreq[s],
+ * dense, or with an identity encoded into enc (segment s at s (segment
+ * bytes + 4)), once segment s - WINDOW has left: the two trees' send window
+ * (sched/twotree.h).  Without it the chain's first rank posts all S at
+ * once, and a network model that shares the port among them (SimGrid's)
+ * delivers them together at the end, so every hop ran store-and-forward;
+ * an eager send completes at once, so the window holds rendezvous ones. */
 static int send_seg(const papcoll__args_t *a, const void *id, const char *out, char *enc, int s, int S,
-                    int seg, int dst, MPI_Request *req)
+                    int seg, int dst, MPI_Request *sreq)
 {
     size_t es = a->sig.esize, sb = (size_t)seg * es, n = (size_t)seg_len(a, seg, S, s);
     char *buf = enc + (size_t)s * (sb + 4);
+    MPI_Request *req = &sreq[s];
+    int rc = s >= PAPCOLL__TWOTREE_WINDOW
+                 ? papcoll__waitall(1, &sreq[s - PAPCOLL__TWOTREE_WINDOW], MPI_STATUSES_IGNORE)
+                 : PAPCOLL_OK;
 
+    if (rc != PAPCOLL_OK)
+        return rc;
     if (id == NULL)
         return papcoll__isend_bytes(out + s * sb, n * es, dst, PAPCOLL__TAG_DATA, a->comm, req);
     return papcoll__isend_bytes(buf, papcoll__sparse_encode(out + s * sb, n, es, id, buf), dst,
@@ -503,13 +515,13 @@ static int stream_participant(const papcoll__args_t *a, const void *id, int S, i
             (rc = PAPCOLL__ERR(PMPI_Test(&rq[2 * S], &flag, MPI_STATUS_IGNORE))) == PAPCOLL_OK && flag)
             to = o2[1];
         for (; rc == PAPCOLL_OK && to >= 0 && sent <= s; sent++)
-            rc = send_seg(a, id, out, enc, sent, S, seg, to, &rq[S + sent]);
+            rc = send_seg(a, id, out, enc, sent, S, seg, to, &rq[S]);
     }
     if (rc == PAPCOLL_OK && !root && to < 0 &&
         (rc = papcoll__waitall(1, &rq[2 * S], MPI_STATUSES_IGNORE)) == PAPCOLL_OK)
         to = o2[1];
     for (; rc == PAPCOLL_OK && !root && sent < S; sent++)
-        rc = send_seg(a, id, out, enc, sent, S, seg, to, &rq[S + sent]);
+        rc = send_seg(a, id, out, enc, sent, S, seg, to, &rq[S]);
     if (rc == PAPCOLL_OK)
         rc = papcoll__waitall(2 * S + 1, rq, MPI_STATUSES_IGNORE);
 out:

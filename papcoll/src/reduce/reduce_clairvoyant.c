@@ -30,11 +30,17 @@
  *
  * Execution, driven by data: each rank runs each segment's events (its
  * sends and receives of it) in round order, the segments independently.  A
- * send starts once the segment's earlier events are done and the rank's
+ * send starts once the segment's earlier events are done, the rank's
  * earlier sends to the same receiver have started (messages between two
- * ranks match in schedule order); an arrived partial is combined into the
- * rank's own, or, at a sink that gave the segment away earlier, replaces it
- * once that send completed.  Receives are posted ahead in round order, up
+ * ranks match in schedule order) and fewer than CV_WINDOW of the rank's
+ * sends are in flight: the two trees' window (sched/twotree.h), Marendic's
+ * one send per round plus the next.  Without it a rank that runs ahead
+ * posts many segments at once; a socket sends them one after the other,
+ * a network model that shares the port among them (SimGrid's) delivers
+ * them all late (in SMPI, 4 MiB balanced on emu8: 88 ms without, 66 ms
+ * with, 37 ms the round model).  An eager send completes at once, so the
+ * window holds rendezvous sends only.  An arrived partial is combined into the rank's own, or, at a sink that
+ * gave the segment away earlier, replaces it once that send completed.  Receives are posted ahead in round order, up
  * to N at a time, each into its own slot.  When a segment's transfer
  * takes at least CV_LOCK_RATIO round alphas, a send also waits until this rank's
  * receives of earlier rounds have arrived (the lock): without it senders
@@ -98,11 +104,13 @@
 
 #include "reduce/engine.h"
 #include "sched/clairvoyant.h"
+#include "sched/twotree.h"
 #include "sparse.h"
 
 #define CV_MAX_PN (1 << 29)  /* the generator's P * N limit */
 #define CV_MAX_SPREAD 0x1p28 /* arrivals clipped to this many rounds (generator: 2^29) */
 #define CV_LOCK_RATIO 4      /* the lock holds when a segment's transfer takes this many round alphas */
+#define CV_WINDOW PAPCOLL__TWOTREE_WINDOW /* a rank's sends in flight (see exec) */
 
 typedef struct {
     int P, N, root, valid;
@@ -261,9 +269,9 @@ typedef struct {
     int next;           /* send: this rank's next send to the same receiver (event index; -1: none) */
     int slot;           /* receive: its buffer slot once posted */
     int bytes;          /* receive: bytes arrived (-1: not yet) */
-    unsigned char wait; /* send: an earlier send to the same receiver has not started */
     unsigned char back; /* receive: the segment comes back to this sink (its previous event was a send) */
     unsigned char held; /* send: in the lock's list of held segments */
+    unsigned char full; /* send: in the list of segments waiting for room in the window */
 } ev_t;
 
 /* A rank's execution state. */
@@ -279,7 +287,11 @@ typedef struct {
     size_t smax;
     int W, *slot_ev, *freeslot, nfree; /* [W] the event a posted slot holds; the free slots */
     MPI_Request *rreq;                 /* [W] receives, by slot */
-    MPI_Request *sreq;   /* [N] the send of each segment, while in flight */
+    MPI_Request *sreq;   /* [N] the send of each segment, while in flight; rreq follows */
+    int *to;             /* [N] the receiver of segment s's send in flight, or -1 */
+    int *head;           /* [P] per receiver: the next send to start (event; -1: none) */
+    int fly;             /* sends in flight */
+    int *win, nwin;      /* [N] segments whose next event is a send the window holds */
     int *todo, ntodo;    /* segments to advance */
     int lock;            /* the plan's lock, on dense segments only (see the top of the file) */
     int arrived;         /* receives arrived, in round order: rx[0 .. arrived) */
@@ -333,17 +345,18 @@ static int post(exec_t *e)
     return rc;
 }
 
-/* Starts a send: its segment leaves in the background; a later send to the
- * same receiver may start now. */
+/* Starts a send: its segment leaves in the background; the next send to
+ * the same receiver may start now if the window has room. */
 static int start_send(exec_t *e, ev_t *v)
 {
     const papcoll__args_t *a = e->a;
-    int s = v->x->segment;
+    int s = v->x->segment, r = v->x->receiver;
 
-    if (v->next >= 0) {
-        e->ev[v->next].wait = 0;
+    e->head[r] = v->next;
+    e->fly++;
+    e->to[s] = r;
+    if (v->next >= 0)
         e->todo[e->ntodo++] = e->ev[v->next].x->segment;
-    }
     if (e->id == NULL)
         return papcoll__isend_bytes(seg_at(e, s), (size_t)seg_n(e, s) * a->sig.esize, v->x->receiver,
                                     PAPCOLL__TAG_DATA, a->comm, &e->sreq[s]);
@@ -355,9 +368,29 @@ static int start_send(exec_t *e, ev_t *v)
     return papcoll__isend_bytes(buf, n, v->x->receiver, PAPCOLL__TAG_DATA, a->comm, &e->sreq[s]);
 }
 
+/* Segment s's send completed: its place in the window goes to the waiting
+ * send of the earliest round, and a partial that came back to s may be
+ * taken. */
+static void sent(exec_t *e, int s)
+{
+    int i, best = 0;
+
+    e->to[s] = -1;
+    e->fly--;
+    for (i = 1; i < e->nwin; i++)
+        if (e->ev[e->cur[e->win[i]]].x->round < e->ev[e->cur[e->win[best]]].x->round)
+            best = i;
+    if (e->nwin > 0) {
+        e->ev[e->cur[e->win[best]]].full = 0;
+        e->todo[e->ntodo++] = e->win[best];
+        e->win[best] = e->win[--e->nwin];
+    }
+    e->todo[e->ntodo++] = s;
+}
+
 /* Takes an arrived partial: combines it into the segment or, when it comes
- * back to this sink, makes it the segment (once the sink's own send of it
- * is done); frees its slot for the next receive. */
+ * back to this sink, makes it the segment (the sink's own send of it is
+ * done: advance waits for it); frees its slot for the next receive. */
 static int take(exec_t *e, ev_t *v)
 {
     const papcoll__args_t *a = e->a;
@@ -366,8 +399,6 @@ static int take(exec_t *e, ev_t *v)
     char *buf = e->slots + (size_t)v->slot * e->smax;
 
     n = (size_t)seg_n(e, s);
-    if (v->back && (rc = PAPCOLL__ERR(PMPI_Wait(&e->sreq[s], MPI_STATUS_IGNORE))) != PAPCOLL_OK)
-        return rc;
     if (e->id == NULL && v->back)
         papcoll__copy(seg_at(e, s), buf, n * es);
     else if (e->id == NULL)
@@ -417,17 +448,25 @@ static void unlock(exec_t *e)
 }
 
 /* Runs segment s's events in round order until one must wait: a send for
- * an earlier send to its receiver or, under the lock, for an earlier
- * round's receive; a receive for its message. */
+ * an earlier send to its receiver to start, for room in the window or,
+ * under the lock, for an earlier round's receive; a receive for its
+ * message and, coming back, for the segment's send to complete. */
 static int advance(exec_t *e, int s)
 {
     int rc = PAPCOLL_OK;
 
     for (; rc == PAPCOLL_OK && e->cur[s] < e->first[s + 1]; e->cur[s]++, e->started++) {
         ev_t *v = &e->ev[e->cur[s]];
+        int r = v->x->receiver;
 
-        if (v->x->sender == e->a->rank ? v->wait : v->bytes < 0)
+        if (v->x->sender == e->a->rank ? e->head[r] != e->cur[s] : v->bytes < 0 || (v->back && e->to[s] >= 0))
             break;
+        if (v->x->sender == e->a->rank && e->fly >= CV_WINDOW) {
+            if (!v->full)
+                e->win[e->nwin++] = s;
+            v->full = 1;
+            break;
+        }
         if (v->x->sender == e->a->rank && locked(e, v)) {
             if (!v->held)
                 e->held[e->nheld++] = s;
@@ -439,7 +478,8 @@ static int advance(exec_t *e, int s)
     return rc;
 }
 
-/* This rank's events from its transfers (schedule order); last[P] scratch. */
+/* This rank's events from its transfers (schedule order), the first send
+ * to each receiver; last[P] scratch. */
 static void events(exec_t *e, int *last)
 {
     const cv_t *c = e->c;
@@ -454,16 +494,16 @@ static void events(exec_t *e, int *last)
         pos[s] = e->first[s];
     }
     for (t = 0; t < c->P; t++)
-        last[t] = -1;
+        last[t] = e->head[t] = -1;
     for (t = c->start[me]; t < c->start[me + 1]; t++) {
         x = &c->s.x[c->idx[t]];
         k = pos[x->segment]++;
         e->ev[k] = (ev_t){.x = x, .next = -1, .slot = -1, .bytes = -1};
         if (x->sender == me) {
-            if (last[x->receiver] >= 0) {
+            if (last[x->receiver] >= 0)
                 e->ev[last[x->receiver]].next = k;
-                e->ev[k].wait = 1;
-            }
+            else
+                e->head[x->receiver] = k;
             last[x->receiver] = k;
         } else {
             e->ev[k].back = k > e->first[x->segment] && e->ev[k - 1].x->sender == me;
@@ -496,8 +536,8 @@ int papcoll_reduce_clairvoyant(const papcoll__args_t *a)
     e.slots = papcoll__scratch(a, PAPCOLL__SCR_TMP, (size_t)e.W * e.smax);
     e.ev = malloc((size_t)e.m * sizeof(ev_t) + 1);
     e.sreq = malloc((size_t)c->N * sizeof(MPI_Request) + (size_t)e.W * sizeof(MPI_Request));
-    st = malloc((size_t)e.W * sizeof(MPI_Status));
-    ints = malloc(((size_t)4 * c->N + 3 * (size_t)e.m + 3 * (size_t)e.W + (size_t)c->P + 1) * sizeof(int));
+    st = malloc(((size_t)c->N + e.W) * sizeof(MPI_Status));
+    ints = malloc(((size_t)7 * c->N + 5 * (size_t)e.m + 3 * (size_t)e.W + 2 * (size_t)c->P + 1) * sizeof(int));
     e.enc = e.id != NULL ? papcoll__scratch(a, PAPCOLL__SCR_ENC, a->bytes + 4 * (size_t)c->N) : NULL;
     if (e.work == NULL || e.slots == NULL || e.ev == NULL || e.sreq == NULL || st == NULL || ints == NULL ||
         (e.id != NULL && e.enc == NULL)) {
@@ -507,19 +547,23 @@ int papcoll_reduce_clairvoyant(const papcoll__args_t *a)
     e.rreq = e.sreq + c->N;
     e.first = ints;
     e.cur = e.first + c->N + 1;
-    e.todo = e.cur + c->N; /* N + 2 m: every segment once, one per arrival, per unblocked and per freed send */
-    e.held = e.todo + c->N + 2 * e.m; /* N */
+    e.todo = e.cur + c->N; /* N + 4 m: every segment once, one per arrival, per started, per held
+                              send and two per completed one */
+    e.held = e.todo + c->N + 4 * e.m; /* N */
     e.rx = e.held + c->N;             /* m */
     e.slot_ev = e.rx + e.m;       /* W */
     e.freeslot = e.slot_ev + e.W; /* W */
-    idx = e.freeslot + e.W;       /* W */
+    e.to = e.freeslot + e.W;      /* N */
+    e.win = e.to + c->N;          /* N */
+    e.head = e.win + c->N;        /* P */
+    idx = e.head + c->P;          /* N + W, then P of scratch */
     for (i = 0; i < c->N; i++)
-        e.sreq[i] = MPI_REQUEST_NULL;
+        e.sreq[i] = MPI_REQUEST_NULL, e.to[i] = -1;
     for (i = 0; i < e.W; i++) {
         e.rreq[i] = MPI_REQUEST_NULL;
         e.freeslot[e.nfree++] = e.W - 1 - i;
     }
-    events(&e, idx + e.W); /* P ints of scratch after idx */
+    events(&e, idx + c->N + e.W); /* P ints of scratch after idx */
     papcoll__copy(e.work, a->sbuf, a->bytes);
     rc = post(&e);
     for (s = 0; s < c->N; s++)
@@ -529,15 +573,20 @@ int papcoll_reduce_clairvoyant(const papcoll__args_t *a)
             rc = advance(&e, e.todo[--e.ntodo]);
         if (rc != PAPCOLL_OK || e.started == e.m)
             break;
-        if ((rc = papcoll__fg_waitsome(e.W, e.rreq, &done, idx, st, a->nap)) != PAPCOLL_OK)
+        /* the sends (sreq[0..N)) and the receive slots (rreq = sreq + N) */
+        if ((rc = papcoll__fg_waitsome(c->N + e.W, e.sreq, &done, idx, st, a->nap)) != PAPCOLL_OK)
             break;
         if (done == MPI_UNDEFINED) {
             rc = PAPCOLL_ERR_STATE; /* nothing to wait for, yet events left: not a valid schedule */
             break;
         }
         for (i = 0; i < done && rc == PAPCOLL_OK; i++) {
-            ev_t *v = &e.ev[e.slot_ev[idx[i]]];
+            ev_t *v = idx[i] >= c->N ? &e.ev[e.slot_ev[idx[i] - c->N]] : NULL;
 
+            if (v == NULL) {
+                sent(&e, idx[i]);
+                continue;
+            }
             rc = PAPCOLL__ERR(PMPI_Get_count(&st[i], MPI_BYTE, &v->bytes));
             e.todo[e.ntodo++] = v->x->segment;
         }

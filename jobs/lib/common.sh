@@ -39,6 +39,15 @@ pap_need_posint() {
     fi
 }
 
+# Elements of a 4-byte type (float, int) in a size in bytes with an optional
+# K or M suffix ("8M" -> 2097152); a usage error unless $1 is such a size.
+pap_elems4() {
+    local n=${1%[KM]}
+    [[ $n =~ ^[0-9]+$ ]] || pap_usage_die "'$1' is not a size (bytes, K or M)"
+    case $1 in *K) n=$((n * 1024)) ;; *M) n=$((n * 1048576)) ;; esac
+    echo $((n / 4))
+}
+
 # Arguments every mpirun of ours takes, into the array PAP_MPIRUN_ARGS; MCA
 # keys given as arguments are left out (the caller sets them itself).
 #  - oversubscribe: this machine has 2 cores, jobs run more ranks than that;

@@ -18,7 +18,8 @@
 # more, 6.6 ms).  Last, fft with PAPCOLL_FFT_SMPI_PASS_US=1000 and 4 --work
 # passes: no pass runs, and each rank computes 4 ms per iteration in simulated
 # time (real passes would take none here), plus up to 0.5 ms of the library's
-# polls (smpi/test); a bad value exits 2.  Skips when SimGrid is not installed.
+# polls (smpi/test); a bad value exits 2.  Reduce with --shared-buffers (shared
+# work buffers) on 6 ranks must run.  Skips when SimGrid is not installed.
 # About 30 s on 2 cores (most of it the build).
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -112,6 +113,15 @@ else
     tail -n 20 "$bg.log"
     fail "papbench BSLS failed under SMPI"
 fi
+
+# --shared-buffers: the library's work buffers come from SMPI_SHARED_MALLOC
+# too (papcoll_sim_shared_scratch), kept by the site (twotree) or taken per
+# call (radixk; rabenseifner's fold on 6 ranks, ring): it must run and free them.
+sh=$TMP/shared
+timeout -k 5 60 "$ROOT/jobs/simcluster" --platform cluster --np 6 --out "$sh" -- papbench --op reduce \
+    --algos twotree,radixk,rabenseifner,ring --size 512K --iters 2 --warmup 1 --shared-buffers --no-monitor \
+    --quiet >"$sh.log" 2>&1 && grep -q '^validation: SKIPPED' "$sh.log" ||
+    fail "reduce with --shared-buffers failed under SMPI: $(tail -n 3 "$sh.log" | tr '\n' ' ')"
 
 # fft's replayed --work passes (docs/simulation.md): 3 iterations x 4 passes x 1 ms on every rank.
 ff=$TMP/fft

@@ -98,8 +98,10 @@ int call_alloc(bench_t *b)
         recv = 1;
 #endif
 #ifdef PAPCOLL_SMPI
-    /* One block mapped into every rank's buffers: SMPI copies no bytes of it. */
+    /* One block mapped into every rank's buffers: SMPI copies no bytes of it;
+     * the library's work buffers too. */
     if (b->cfg->shared_buffers) {
+        papcoll_sim_shared_scratch(1);
         b->sendbuf = send ? SMPI_SHARED_MALLOC(send * part + 1) : NULL;
         b->recvbuf = recv ? SMPI_SHARED_MALLOC(recv * part + 1) : NULL;
         return (send == 0 || b->sendbuf != NULL) && (recv == 0 || b->recvbuf != NULL);

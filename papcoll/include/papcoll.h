@@ -530,6 +530,18 @@ int papcoll_set_sink(papcoll_ctx_t *ctx, const papcoll_sink_t *sink);
  * rank computes (docs/simulation.md).  A plain sleep when it has none.
  */
 void papcoll_sim_sleep(double seconds);
+
+/**
+ * SimGrid SMPI build only: with `on`, the vector-sized work buffers that the
+ * library allocates from then on (a reduction's accumulator and receive
+ * buffers) come from SMPI_SHARED_MALLOC: one block mapped into every rank,
+ * as papbench --shared-buffers does with the user's buffers.  SMPI then
+ * copies no payload into them and P ranks' buffers take the memory of one,
+ * but their contents are garbage, and so are the results: for timing runs
+ * only (docs/simulation.md).  Every rank calls it alike, before its first
+ * collective.
+ */
+void papcoll_sim_shared_scratch(int on);
 #endif
 
 #ifdef __cplusplus

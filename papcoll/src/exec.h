@@ -42,6 +42,9 @@ typedef struct {
     size_t cap;
     size_t len;   /* bytes received */
     size_t len_b; /* linear synchronized: bytes of segment B (after len) */
+#ifdef PAPCOLL_SMPI
+    int shared; /* a work buffer from SMPI_SHARED_MALLOC (papcoll_sim_shared_scratch) */
+#endif
 } papcoll__stage_t;
 
 /* Work arrays of P entries, one set per thread (foreground, background). */

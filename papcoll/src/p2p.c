@@ -176,11 +176,66 @@ int papcoll__stage_reserve(papcoll__stage_t *st, size_t bytes)
     return PAPCOLL_OK;
 }
 
+#ifdef PAPCOLL_SMPI
+/* papcoll_sim_shared_scratch's setting: one for all ranks (SMPI's ranks are
+ * actors of one process, coop.c), which each sets alike. */
+static int shared_scratch;
+
+void papcoll_sim_shared_scratch(int on)
+{
+    shared_scratch = on != 0;
+}
+#endif
+
 void *papcoll__scratch(const papcoll__args_t *a, int slot, size_t bytes)
 {
     papcoll__stage_t *st = &a->x->scratch[slot];
 
+#ifdef PAPCOLL_SMPI
+    /* A shared block grows by a fresh one: realloc knows none. */
+    if ((shared_scratch || st->shared) && bytes + 1 > st->cap) {
+        papcoll__scratch_free(st);
+        if ((st->buf = papcoll__work_alloc(bytes + 1)) == NULL)
+            return NULL;
+        st->cap = bytes + 1;
+        st->shared = shared_scratch;
+        return st->buf;
+    }
+#endif
     return papcoll__stage_reserve(st, bytes + 1) == PAPCOLL_OK ? st->buf : NULL;
+}
+
+void papcoll__scratch_free(papcoll__stage_t *st)
+{
+#ifdef PAPCOLL_SMPI
+    if (st->shared && st->buf != NULL)
+        SMPI_SHARED_FREE(st->buf);
+    else
+#endif
+        free(st->buf);
+    st->buf = NULL;
+    st->cap = 0;
+}
+
+void *papcoll__work_alloc(size_t bytes)
+{
+#ifdef PAPCOLL_SMPI
+    if (shared_scratch)
+        return SMPI_SHARED_MALLOC(bytes);
+#endif
+    return malloc(bytes);
+}
+
+void papcoll__work_free(void *p)
+{
+#ifdef PAPCOLL_SMPI
+    if (shared_scratch) {
+        if (p != NULL)
+            SMPI_SHARED_FREE(p);
+        return;
+    }
+#endif
+    free(p);
 }
 
 #ifdef PAPCOLL_SMPI

@@ -42,6 +42,14 @@ int papcoll__stage_reserve(papcoll__stage_t *st, size_t bytes);
  * kernel at every call (glibc returns large blocks to it), one page fault
  * per page (docs/reduce.md, "Work buffers").  Not for a background part. */
 void *papcoll__scratch(const papcoll__args_t *a, int slot, size_t bytes);
+/* Frees a site's work buffer (papcoll__scratch). */
+void papcoll__scratch_free(papcoll__stage_t *st);
+/* A vector-sized work buffer of one call, freed by papcoll__work_free in
+ * the same call: malloc, or in the SMPI build after
+ * papcoll_sim_shared_scratch(1) one SMPI_SHARED_MALLOC block, like those of
+ * papcoll__scratch. */
+void *papcoll__work_alloc(size_t bytes);
+void papcoll__work_free(void *p);
 
 /* Byte offset of piece p of n bytes cut into P pieces (the first n % P
  * one byte longer). */

@@ -81,7 +81,7 @@ static void site_release(papcoll_site_t *site)
     for (i = 0; site->x.stage && i < site->ctx->size; i++)
         free(site->x.stage[i].buf);
     for (i = 0; i < PAPCOLL__SCRATCH_SLOTS; i++)
-        free(site->x.scratch[i].buf);
+        papcoll__scratch_free(&site->x.scratch[i]);
     free(site->x.stage);
     free(site->xs.xchg);
     free(site->xs.pred);

@@ -40,12 +40,12 @@ static int fold(const papcoll__args_t *a, char *work)
 
     if (a->rank % 2 == 0)
         return papcoll__send_bytes(a->sbuf, a->bytes, a->rank + 1, PAPCOLL__TAG_DATA, a->comm);
-    if ((tmp = malloc(a->bytes + 1)) == NULL)
+    if ((tmp = papcoll__work_alloc(a->bytes + 1)) == NULL)
         return PAPCOLL_ERR_NOMEM;
     rc = papcoll__recv_bytes(tmp, a->bytes, a->rank - 1, PAPCOLL__TAG_DATA, a->comm);
     if (rc == PAPCOLL_OK)
         rc = papcoll__reduce_local(a, tmp, work, a->sig.count);
-    free(tmp);
+    papcoll__work_free(tmp);
     return rc;
 }
 
@@ -71,7 +71,7 @@ int papcoll_reduce_rabenseifner(const papcoll__args_t *a)
                    ? papcoll__recv_bytes(a->rbuf, a->bytes, holder, PAPCOLL__TAG_DATA, a->comm)
                    : rc;
     }
-    work = me == root ? a->rbuf : malloc(a->bytes + 1);
+    work = me == root ? a->rbuf : papcoll__work_alloc(a->bytes + 1);
     if (work == NULL)
         return PAPCOLL_ERR_NOMEM;
     papcoll__copy(work, a->sbuf, a->bytes);
@@ -82,6 +82,6 @@ int papcoll_reduce_rabenseifner(const papcoll__args_t *a)
     if (rc == PAPCOLL_OK && me == holder && me != root)
         rc = papcoll__send_bytes(work, a->bytes, root, PAPCOLL__TAG_DATA, a->comm);
     if (work != a->rbuf)
-        free(work);
+        papcoll__work_free(work);
     return rc;
 }

@@ -107,12 +107,12 @@ int papcoll_reduce_radixk(const papcoll__args_t *a)
         return PAPCOLL_OK;
     for (v = 0; v < a->size; v++)
         v2r[v] = v;
-    work = a->rank == a->root ? a->rbuf : malloc(a->bytes + 1);
+    work = a->rank == a->root ? a->rbuf : papcoll__work_alloc(a->bytes + 1);
     if (work == NULL)
         return PAPCOLL_ERR_NOMEM;
     papcoll__copy(work, a->sbuf, a->bytes);
     rc = papcoll__red_radix_engine(a, work, a->rank, v2r, a->root, k, r);
     if (work != a->rbuf)
-        free(work);
+        papcoll__work_free(work);
     return rc;
 }

@@ -116,13 +116,13 @@ int papcoll_reduce_ring(const papcoll__args_t *a)
     if (a->bytes == 0)
         return PAPCOLL_OK;
     sub = q == 0 ? 0 : (size_t)(block_lo(count, P, a->plan->tree->hi[q]) - block_lo(count, P, q)) * es;
-    if ((bufs = malloc(2 * bmax + sub + 1)) == NULL)
+    if ((bufs = papcoll__work_alloc(2 * bmax + sub + 1)) == NULL)
         return PAPCOLL_ERR_NOMEM;
     rc = ring(a, q, bufs, bmax);
     mine = P == 1 ? (char *)a->sbuf : bufs + (size_t)((P - 2) % 2) * bmax;
     gbuf = q == 0 ? a->rbuf : bufs + 2 * bmax;
     if (rc == PAPCOLL_OK)
         rc = gather(a, q, mine, gbuf);
-    free(bufs);
+    papcoll__work_free(bufs);
     return rc;
 }

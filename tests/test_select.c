@@ -24,6 +24,13 @@ static int no_bg(papcoll_op_t op, int algo, void *arg)
     return !(papcoll_algo_flags(op, algo) & PAPCOLL_F_BACKGROUND);
 }
 
+/* A non-commutative operation: no COMMUTATIVE_ONLY algorithm. */
+static int ordered_ok(papcoll_op_t op, int algo, void *arg)
+{
+    (void)arg;
+    return !(papcoll_algo_flags(op, algo) & PAPCOLL_F_COMMUTATIVE_ONLY);
+}
+
 static int A(papcoll_op_t op, const char *name)
 {
     return papcoll_algo_find(op, name);
@@ -254,6 +261,41 @@ static void test_auto(void)
     papcoll__auto_choose(R, &in, ratio, all_ok, NULL, &o);
     check(o.algo == A(R, "binomial"), "reduce 64 B: binomial (a tie goes to no plan), got %s",
           papcoll_algo_name(R, o.algo));
+    {
+        /* 8 MiB, N = 128: Clairvoyant's 130 rounds are within AUTO_MARGIN
+         * of twotree's 134 steps, so the tree without a plan is the base;
+         * from the threshold Clairvoyant takes the imbalance as above. */
+        double step = 50e-6 + 65536 * 9e-9;
+        double one[8] = {0, 0.001, 0.002, 0.001, 0, 0.002, 0.001, 0.05};
+        double u10[8] = {0, 0.0014, 0.0029, 0.0043, 0.0057, 0.0071, 0.0086, 0.01};
+        double uni[8] = {0, 0.007, 0.014, 0.021, 0.028, 0.035, 0.042, 0.049};
+
+        in = pin(8, 8 << 20, 0, 1);
+        papcoll__auto_choose(R, &in, ratio, all_ok, NULL, &o);
+        check(o.algo == A(R, "twotree") && fabs(o.t_base - 134 * step) < 1e-12 &&
+                  fabs(papcoll__cost(R, A(R, "clairvoyant"), &in) - 130 * step) < 1e-12,
+              "reduce 8 MiB balanced: twotree at 134 steps (clairvoyant 130), got %s %g",
+              papcoll_algo_name(R, o.algo), o.t_base);
+        in.spread = 0.01;
+        in.pred = u10;
+        papcoll__auto_choose(R, &in, ratio, all_ok, NULL, &o);
+        check(o.algo == A(R, "twotree"), "reduce 8 MiB, 10 ms spread (ratio %.3f < %.2f): twotree, got %s",
+              o.ratio, ratio, papcoll_algo_name(R, o.algo));
+        in.spread = 0.05;
+        in.pred = one;
+        papcoll__auto_choose(R, &in, ratio, all_ok, NULL, &o);
+        check(o.algo == A(R, "clairvoyant") && o.base == o.algo,
+              "reduce 8 MiB, one rank 50 ms late: clairvoyant, got %s", papcoll_algo_name(R, o.algo));
+        in.pred = uni;
+        papcoll__auto_choose(R, &in, ratio, all_ok, NULL, &o);
+        check(o.algo == A(R, "treedyn") && o.base == A(R, "clairvoyant"),
+              "reduce 8 MiB, 50 ms spread over the ranks: treedyn, got %s", papcoll_algo_name(R, o.algo));
+        in = pin(8, 1 << 20, 0, 1);
+        in.commutative = 0;
+        papcoll__auto_choose(R, &in, ratio, ordered_ok, NULL, &o);
+        check(o.algo == A(R, "twotree"), "reduce 1 MiB, not commutative: twotree, got %s",
+              papcoll_algo_name(R, o.algo));
+    }
 }
 
 /* Allreduce: recursive doubling for small vectors, Rabenseifner for large

@@ -122,25 +122,46 @@ static int counterpart(papcoll_op_t op, int base, int bg, const papcoll__pin_t *
     return s >= 0 && (FLAGS(op, s) & PAP_AWARE) ? s : -1;
 }
 
-double papcoll__model_time(papcoll_op_t op, const papcoll__pin_t *in, papcoll__eligible_fn ok, void *arg,
-                           int *base)
-{
-    double best = NAN, c;
+#define AUTO_MARGIN 0.05 /* of t_base: the least gain for which auto switches */
 
-    *base = -1;
+/* The cheapest costed foreground algorithm and its time.  One that plans
+ * from the prediction (NEEDS_PAT: Clairvoyant) must beat the cheapest
+ * without a plan by more than AUTO_MARGIN: the model prices neither its
+ * wait for the plan nor its schedule's rounds against a data-driven tree
+ * (8 emulated nodes, 8 MiB: Clairvoyant 1.06-1.31x twotree in the same run;
+ * docs/results/policies.md).  *planner: the planning algorithm so passed
+ * over (-1: none; a tie is no passing over). */
+static double cheapest(papcoll_op_t op, const papcoll__pin_t *in, papcoll__eligible_fn ok, void *arg,
+                       int *base, int *planner)
+{
+    double best[2] = {NAN, NAN}, c;
+    int b[2] = {-1, -1}, plans;
+
     for (int i = 0; i < COUNT(op); i++) {
         c = papcoll__cost(op, i, in);
         if ((FLAGS(op, i) & PAPCOLL_F_BACKGROUND) || isnan(c) || !ok(op, i, arg))
             continue;
-        /* A tie goes to the algorithm without a plan (lin before sls). */
-        if (*base < 0 || c < best ||
-            (c == best && (FLAGS(op, *base) & PAPCOLL_F_NEEDS_PAT) &&
-             !(FLAGS(op, i) & PAPCOLL_F_NEEDS_PAT))) {
-            best = c;
-            *base = i;
-        }
+        plans = (FLAGS(op, i) & PAPCOLL_F_NEEDS_PAT) != 0;
+        if (b[plans] < 0 || c < best[plans])
+            best[plans] = c, b[plans] = i;
     }
-    return best;
+    *planner = -1;
+    if (b[0] < 0 || (b[1] >= 0 && best[0] > best[1] * (1 + AUTO_MARGIN))) {
+        *base = b[1];
+        return best[1];
+    }
+    if (b[1] >= 0 && best[1] < best[0])
+        *planner = b[1];
+    *base = b[0];
+    return best[0];
+}
+
+double papcoll__model_time(papcoll_op_t op, const papcoll__pin_t *in, papcoll__eligible_fn ok, void *arg,
+                           int *base)
+{
+    int planner;
+
+    return cheapest(op, in, ok, arg, base, &planner);
 }
 
 /* ---- auto: the base, or its counterpart under the predicted PAT -------- */
@@ -212,8 +233,6 @@ static int pat_times(papcoll_op_t op, int base, int s, const papcoll__pin_t *in,
     return 0;
 }
 
-#define AUTO_MARGIN 0.05 /* of t_base: the least gain for which auto switches */
-
 /* The imbalance is spread over the ranks: the latest predicted arrival is
  * less than half the spread after the second latest. */
 static int spread_out(const papcoll__pin_t *in)
@@ -245,9 +264,9 @@ void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, double thre
                           papcoll__eligible_fn ok, void *arg, papcoll__auto_out_t *out)
 {
     double slow_base, slow_sorted, imb, S = segments(in->bytes, in);
-    int s, port, bg, bc = op == PAPCOLL_OP_BCAST;
+    int s, port, bg, planner, bc = op == PAPCOLL_OP_BCAST;
 
-    out->t_base = papcoll__model_time(op, in, ok, arg, &out->base);
+    out->t_base = cheapest(op, in, ok, arg, &out->base, &planner);
     out->algo = out->base >= 0 ? out->base : 0;
     out->ratio = out->gain = NAN;
     out->why = "base algorithm by model cost";
@@ -255,6 +274,14 @@ void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, double thre
         return;
     imb = bc ? after_root(in) : papcoll__imbalance(in);
     out->ratio = out->t_base > 0 ? imb / out->t_base : INFINITY;
+    if (planner >= 0 && out->ratio >= threshold) {
+        /* From the threshold the planner passed over within the margin
+         * takes the imbalance, as the base it would have been. */
+        out->algo = out->base = planner;
+        out->t_base = papcoll__cost(op, planner, in);
+        out->ratio = out->t_base > 0 ? imb / out->t_base : INFINITY;
+        out->why = "imbalance above threshold, planned from the prediction";
+    }
     if (FLAGS(op, out->base) & PAPCOLL_F_NEEDS_PAT) {
         /* A base that plans from the prediction (Clairvoyant) absorbs one
          * late rank best (Marendic 2016, Prop. 3.7); with the imbalance

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The policy benchmark's workload and pipeline (docs/results/policy-bench.md):
+# The policy benchmark's workload and pipeline (docs/results/policies.md):
 # paptrace synth's one-line errors; the phase boundaries and the rows of
 # every kind of phase (balanced, uniform, single, drift, @FILE); the same
 # seed gives the same file and another seed other uniform rows only;

@@ -1,6 +1,6 @@
 /*
  * reduce_loop: an ordinary MPI program timing a loop of collectives, for
- * the interposer's overhead (docs/results/pmpi-overhead.md) and its
+ * the interposer's overhead (docs/results/overheads.md, "PMPI") and its
  * trace -> paptrace -> papbench test.
  *
  *   reduce_loop [--op reduce|allreduce] [--bytes N] [--iters N] [--warmup N]

@@ -124,44 +124,23 @@ static int counterpart(papcoll_op_t op, int base, int bg, const papcoll__pin_t *
 
 #define AUTO_MARGIN 0.05 /* of t_base: the least gain for which auto switches */
 
-/* The cheapest costed foreground algorithm and its time.  One that plans
- * from the prediction (NEEDS_PAT: Clairvoyant) must beat the cheapest
- * without a plan by more than AUTO_MARGIN: the model prices neither its
- * wait for the plan nor its schedule's rounds against a data-driven tree
- * (8 emulated nodes, 8 MiB: Clairvoyant 1.06-1.31x twotree in the same run;
- * docs/results/policies.md).  *planner: the planning algorithm so passed
- * over (-1: none; a tie is no passing over). */
-static double cheapest(papcoll_op_t op, const papcoll__pin_t *in, papcoll__eligible_fn ok, void *arg,
-                       int *base, int *planner)
+double papcoll__model_time(papcoll_op_t op, const papcoll__pin_t *in, papcoll__eligible_fn ok, void *arg,
+                           int *base, int *planner)
 {
     double best[2] = {NAN, NAN}, c;
-    int b[2] = {-1, -1}, plans;
+    int b[2] = {-1, -1}, k;
 
     for (int i = 0; i < COUNT(op); i++) {
         c = papcoll__cost(op, i, in);
-        if ((FLAGS(op, i) & PAPCOLL_F_BACKGROUND) || isnan(c) || !ok(op, i, arg))
-            continue;
-        plans = (FLAGS(op, i) & PAPCOLL_F_NEEDS_PAT) != 0;
-        if (b[plans] < 0 || c < best[plans])
-            best[plans] = c, b[plans] = i;
+        k = (FLAGS(op, i) & PAPCOLL_F_NEEDS_PAT) != 0;
+        if (!(FLAGS(op, i) & PAPCOLL_F_BACKGROUND) && !isnan(c) && ok(op, i, arg) &&
+            (b[k] < 0 || c < best[k]))
+            best[k] = c, b[k] = i;
     }
-    *planner = -1;
-    if (b[0] < 0 || (b[1] >= 0 && best[0] > best[1] * (1 + AUTO_MARGIN))) {
-        *base = b[1];
-        return best[1];
-    }
-    if (b[1] >= 0 && best[1] < best[0])
-        *planner = b[1];
-    *base = b[0];
-    return best[0];
-}
-
-double papcoll__model_time(papcoll_op_t op, const papcoll__pin_t *in, papcoll__eligible_fn ok, void *arg,
-                           int *base)
-{
-    int planner;
-
-    return cheapest(op, in, ok, arg, base, &planner);
+    k = b[0] < 0 || (b[1] >= 0 && best[0] > best[1] * (1 + AUTO_MARGIN));
+    *base = b[k];
+    *planner = !k && b[1] >= 0 && best[1] < best[0] ? b[1] : -1;
+    return best[k];
 }
 
 /* ---- auto: the base, or its counterpart under the predicted PAT -------- */
@@ -175,10 +154,9 @@ static int cmp_d(const void *a, const void *b)
 /* Predictions that miss the next call by more than half their spread: who comes late is a guess. */
 #define STALE(in) ((in)->lag_noise > (in)->spread / 2)
 
-/* A linear gather under the predicted PAT: the root's port carries one
- * block after another, each no earlier than its rank's arrival, in arrival
- * order or in rank order (ordered), from start (the root's arrival, or 0
- * for a background part); per: a block's cost beyond m beta. */
+/* A linear gather under the predicted PAT: the root's port carries one block after another, each no
+ * earlier than its rank's arrival, in arrival order or in rank order (ordered), from start (the root's
+ * arrival, or 0 for a background part); per: a block's cost beyond m beta. */
 #define QUEUE_MAX 1024
 
 static double port_queue(const papcoll__pin_t *in, double start, int ordered, double per, double a_root)
@@ -196,13 +174,11 @@ static double port_queue(const papcoll__pin_t *in, double start, int ordered, do
     return fmax(t, a_root);
 }
 
-/* Modelled times of base and its counterpart s under the predicted PAT; 1
- * when from the root's port model.  Otherwise a late rank holds a base tree
- * back for imbalance + t_base; in the sorted variant it is a leaf, one
- * message after its arrival; in stwotree it is interior above leaves, which
- * wait one segment more.  In sorted_ring it finds the others' vector
- * pre-reduced; then N segments pass it and the P - 1 hops of the result
- * ring, each alpha (the segments stream) + n/N (beta + gamma). */
+/* Modelled times of base and its counterpart s under the predicted PAT; 1 when from the root's port model.
+ * Otherwise a late rank holds a base tree back for imbalance + t_base; in the sorted variant it is a leaf,
+ * one message after its arrival; in stwotree it is interior above leaves, which wait one segment more.  In
+ * sorted_ring it finds the others' vector pre-reduced; then N segments pass it and the P - 1 hops of the
+ * result ring, each alpha (the segments stream) + n/N (beta + gamma). */
 static int pat_times(papcoll_op_t op, int base, int s, const papcoll__pin_t *in, double imb, double t_base,
                      double *tb, double *ts)
 {
@@ -266,7 +242,7 @@ void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, double thre
     double slow_base, slow_sorted, imb, S = segments(in->bytes, in);
     int s, port, bg, planner, bc = op == PAPCOLL_OP_BCAST;
 
-    out->t_base = cheapest(op, in, ok, arg, &out->base, &planner);
+    out->t_base = papcoll__model_time(op, in, ok, arg, &out->base, &planner);
     out->algo = out->base >= 0 ? out->base : 0;
     out->ratio = out->gain = NAN;
     out->why = "base algorithm by model cost";
@@ -274,19 +250,16 @@ void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, double thre
         return;
     imb = bc ? after_root(in) : papcoll__imbalance(in);
     out->ratio = out->t_base > 0 ? imb / out->t_base : INFINITY;
-    if (planner >= 0 && out->ratio >= threshold) {
-        /* From the threshold the planner passed over within the margin
-         * takes the imbalance, as the base it would have been. */
+    if (planner >= 0 && out->ratio >= threshold) { /* the planner passed over takes the imbalance */
         out->algo = out->base = planner;
         out->t_base = papcoll__cost(op, planner, in);
         out->ratio = out->t_base > 0 ? imb / out->t_base : INFINITY;
         out->why = "imbalance above threshold, planned from the prediction";
     }
     if (FLAGS(op, out->base) & PAPCOLL_F_NEEDS_PAT) {
-        /* A base that plans from the prediction (Clairvoyant) absorbs one
-         * late rank best (Marendic 2016, Prop. 3.7); with the imbalance
-         * spread over the ranks, treedyn's pairing was the faster reduce
-         * in every phase measured where it streams (docs/results/policies.md). */
+        /* A base that plans from the prediction (Clairvoyant) absorbs one late rank best (Marendic 2016,
+         * Prop. 3.7); with the imbalance spread over the ranks, treedyn's pairing was the faster reduce in
+         * every phase measured where it streams (docs/results/policies.md). */
         s = counterpart(op, out->base, 1, in, ok, arg);
         if (op == PAPCOLL_OP_REDUCE && in->pred != NULL && out->ratio >= threshold && s >= 0 &&
             spread_out(in) && papcoll__dyn_streams(in->P, S < INT_MAX ? (int)S : INT_MAX)) {
@@ -302,20 +275,17 @@ void papcoll__auto_choose(papcoll_op_t op, const papcoll__pin_t *in, double thre
         return;
     port = pat_times(op, out->base, s, in, imb, out->t_base, &slow_base, &slow_sorted);
     out->gain = slow_base - slow_sorted;
-    /* The model prices neither the counterpart's wait for its plan nor its
-     * thread: a gain within AUTO_MARGIN of t_base is jitter.  The ratio
-     * stands in for the PAT in the tree formulas only: the port model
-     * prices the PAT itself, and a bcast's foreground variant has its
-     * balanced cost in its gain. */
+    /* The model prices neither the counterpart's wait for its plan nor its thread: a gain within
+     * AUTO_MARGIN of t_base is jitter.  The ratio stands in for the PAT in the tree formulas only: the
+     * port model prices the PAT itself, and a bcast's foreground variant has its balanced cost in its gain. */
     if ((port || out->ratio >= threshold || bc) && out->gain > AUTO_MARGIN * out->t_base) {
         out->algo = s;
         out->why = bc && out->ratio < threshold
                        ? "imbalance after the root below threshold, foreground variant"
                        : "imbalance above threshold, sorted variant";
     } else if (bc && !bg && STALE(in) && papcoll__cost(op, s, in) <= out->t_base) {
-        /* Stale predictions do not tell the imbalance after the root, but
-         * their order is still the best guess of who comes late, and the
-         * base's own shape costs nothing more on balanced arrivals. */
+        /* Stale predictions do not tell the imbalance after the root, but their order is still the best
+         * guess of who comes late, and the base's own shape costs nothing more on balanced arrivals. */
         out->algo = s;
         out->why = "predictions miss the next call, foreground variant in predicted order";
     }

@@ -33,10 +33,12 @@ typedef int (*papcoll__eligible_fn)(papcoll_op_t op, int algo, void *arg);
 double papcoll__imbalance(const papcoll__pin_t *in);
 /* Modelled time on balanced arrivals (s); NaN: cost column NONE. */
 double papcoll__cost(papcoll_op_t op, int algo, const papcoll__pin_t *in);
-/* The cheapest costed foreground algorithm ok() accepts (*base; -1: none) and its time; one that
- * plans from the prediction only when cheaper than any other by more than 5 %. */
+/* The cheapest costed foreground algorithm ok() accepts (*base; -1: none) and its time.  One that plans
+ * from the prediction (NEEDS_PAT: Clairvoyant) must be cheaper than the best other by more than 5 %, as the
+ * model prices neither its wait for the plan nor its rounds against a data-driven tree (docs/policies.md);
+ * *planner: one so passed over (-1: none). */
 double papcoll__model_time(papcoll_op_t op, const papcoll__pin_t *in, papcoll__eligible_fn ok, void *arg,
-                           int *base);
+                           int *base, int *planner);
 
 #define PAPCOLL__RULES_MAX 64
 typedef struct {

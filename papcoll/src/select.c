@@ -72,7 +72,7 @@ void papcoll__decide(const papcoll__policy_t *p, papcoll_op_t op, const papcoll_
     papcoll__auto_out_t a;
     papcoll__why_t why;
     double t, imb, ratio;
-    int algo = p->algo, k, base, steps, next;
+    int algo = p->algo, k, base, planner, steps, next;
     size_t n;
 
     out->detail[0] = '\0';
@@ -82,7 +82,7 @@ void papcoll__decide(const papcoll__policy_t *p, papcoll_op_t op, const papcoll_
         snprintf(out->reason, sizeof out->reason, "policy %.96s: no exchanged data yet, runs %s", p->text,
                  row[p->algo].name);
     } else if (p->kind == PAPCOLL__POLICY_RULES) {
-        t = papcoll__model_time(op, in, eligible, &e, &base);
+        t = papcoll__model_time(op, in, eligible, &e, &base, &planner);
         imb = papcoll__imbalance(in);
         ratio = isnan(imb) || isnan(t) ? NAN : t > 0 ? imb / t : INFINITY;
         k = papcoll__rules_match(&p->rules, op, in->P, in->bytes, ratio);

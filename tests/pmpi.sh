@@ -11,8 +11,9 @@
 #     replays;
 #   replace mode with every algorithm of every op forced (the list comes from
 #     papcoll-algos, i.e. papcoll_algo_count/name): run k forces algorithm
-#     k mod count(op) of every op at once, check_c, one Fortran and the
-#     Python checker, each alternating P = 3 and 4 (full run: check_c at both);
+#     k mod count(op) of every op at once under check_c, alternating P = 3
+#     and 4, and under one of the others in turn (a Fortran checker, split_c,
+#     inter_c, the Python checker); the full run: check_c at both, all four;
 #   the agreement variants: PAPCOLL_AGREE=stable:N (trusted calls, the late
 #     divergence counted), PAPCOLL_SITE_DEPTH=0 (no agreement) and 2,
 #     PAPCOLL_SITE_ID=function; a refused configuration (interposer off).
@@ -231,16 +232,27 @@ for ((k = 0; k < max; k++)); do
             expect "replace-c-$k-$p" errors == 0 && expect "replace-c-$k-$p" differ == 0 &&
             at_least "replace-c-$k-$p" $((200 * p))
     done
-    fprog=$([[ $((k % 2)) -eq 0 ]] && echo check_mpif || echo check_usempi)
-    run "replace-f-$k" $np PAPCOLL_MODE=replace PAPCOLL_SITE_ID=function "${forced[@]}" -- "$T/$fprog" &&
-        expect "replace-f-$k" errors == 0 && expect "replace-f-$k" signature_keyed == 0 && at_least "replace-f-$k" $((100 * np))
-    run "replace-split-$k" $other PAPCOLL_MODE=replace "${forced[@]}" -- "$T/split_c" --iters 2 &&
-        expect "replace-split-$k" errors == 0 && expect "replace-split-$k" differ == 0 &&
-        [[ $(handled "replace-split-$k") -eq $(($(split_calls $other) - 40 * other)) ]] ||
-        fail "replace-split-$k: $(handled "replace-split-$k") rank-calls through papcoll"
-    run "replace-inter-$k" 5 PAPCOLL_MODE=replace "${forced[@]}" -- "$T/inter_c" && inter_ok "replace-inter-$k" 5 480 0
-    run "replace-py-$k" $other PAPCOLL_MODE=replace "${forced[@]}" -- $PY "$ROOT/tests/pmpi/check_py.py" &&
-        expect "replace-py-$k" errors == 0 && at_least "replace-py-$k" $((100 * other))
+    # The other programs in turn, one a set (the full run: all four).
+    f=$(full_run && echo $k || echo $((k / 4)))
+    fprog=$([[ $((f % 2)) -eq 0 ]] && echo check_mpif || echo check_usempi) fnp=$((3 + f % 2))
+    if full_run || [[ $((k % 4)) -eq 0 ]]; then
+        run "replace-f-$k" $fnp PAPCOLL_MODE=replace PAPCOLL_SITE_ID=function "${forced[@]}" -- "$T/$fprog" &&
+            expect "replace-f-$k" errors == 0 && expect "replace-f-$k" signature_keyed == 0 &&
+            at_least "replace-f-$k" $((100 * fnp))
+    fi
+    if full_run || [[ $((k % 4)) -eq 1 ]]; then
+        run "replace-split-$k" $other PAPCOLL_MODE=replace "${forced[@]}" -- "$T/split_c" --iters 2 &&
+            expect "replace-split-$k" errors == 0 && expect "replace-split-$k" differ == 0 &&
+            [[ $(handled "replace-split-$k") -eq $(($(split_calls $other) - 40 * other)) ]] ||
+            fail "replace-split-$k: $(handled "replace-split-$k") rank-calls through papcoll"
+    fi
+    if full_run || [[ $((k % 4)) -eq 2 ]]; then
+        run "replace-inter-$k" 5 PAPCOLL_MODE=replace "${forced[@]}" -- "$T/inter_c" && inter_ok "replace-inter-$k" 5 480 0
+    fi
+    if full_run || [[ $((k % 4)) -eq 3 ]]; then
+        run "replace-py-$k" $other PAPCOLL_MODE=replace "${forced[@]}" -- $PY "$ROOT/tests/pmpi/check_py.py" &&
+            expect "replace-py-$k" errors == 0 && at_least "replace-py-$k" $((100 * other))
+    fi
 done
 # The thread level is raised once, where a background algorithm is wanted.
 grep -q "thread level raised" "$TMP"/replace-c-*-3.log 2>/dev/null ||

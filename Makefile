@@ -206,12 +206,17 @@ $(OUT)/build/tests/mpi_policy_mutant: $(OBJ)/tests/mpi_policy.o $(APP_ARCH) $(CO
 
 # The whole suite: the normal build, then the background variants under
 # ThreadSanitizer (docs/testing.md).  test-full: the same without sampling,
-# more process counts and the scripts marked "# full: only".
-test: all tsan
+# more process counts and the scripts marked "# full: only".  The two builds
+# use every core unless make already runs with its own -j (a jobserver).
+PAR = $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(shell nproc))
+
+test:
+	@+$(MAKE) --no-print-directory $(PAR) all tsan
 	@OUT=$(OUT) tests/run
 	@OUT=build/tsan tests/run
 
-test-full: all tsan
+test-full:
+	@+$(MAKE) --no-print-directory $(PAR) all tsan
 	@PAPCOLL_TEST_FULL=1 OUT=$(OUT) tests/run
 	@PAPCOLL_TEST_FULL=1 OUT=build/tsan tests/run
 

@@ -1,7 +1,7 @@
 # Sourced by the script tests (tests/*.sh; not executable, so tests/run does
 # not take it for a test).  Sets ROOT (the tree) and OUTDIR (the build under
 # test: $OUT, default the tree itself), exports what Open MPI needs on this
-# machine (root, oversubscribed ranks, no CMA), and offers:
+# machine (root, oversubscribed ranks, no CMA, the ob1 PML), and offers:
 #   need_bins FILE...   fail (exit 1) naming the first FILE that is not built
 #   make_scratch        TMP = a fresh directory, removed when the script exits
 #   sanitized           true in a sanitizer build (OUTDIR build/asan, build/tsan)
@@ -32,6 +32,7 @@ OUTDIR=${OUT:-.}
 [[ $OUTDIR == /* ]] || OUTDIR=$ROOT/$OUTDIR
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-none}
+export OMPI_MCA_pml=${OMPI_MCA_pml:-ob1} # as tests/run: the PML selected here anyway, without probing cm
 
 need_bins() {
     local b

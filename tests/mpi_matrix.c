@@ -8,7 +8,7 @@
  * an algorithm is written here.  docs/testing.md says what a run covers
  * and what tests/run samples.
  *
- * Phases (one mpirun runs them all, or --phase picks one):
+ * Phases (one mpirun runs them all, or --phase picks some, e.g. matrix,stress):
  *   api      tables and lists (names unique, algos.def against the API,
  *            one of ORDERED / COMMUTATIVE_ONLY per reduction, fallback
  *            chains reach an unrestricted algorithm within 4 steps, a
@@ -1602,7 +1602,7 @@ static void usage(void)
     for (op = 0; op < PAPCOLL_OP_COUNT; op++)
         used += (size_t)snprintf(ops + used, sizeof(ops) - used, "%s%s", op ? "|" : "",
                                  papcoll_op_name((papcoll_op_t)op));
-    printf("usage: mpi_matrix [--phase api|matrix|stress|multi|nomon|subcomm] [--op %s]\n"
+    printf("usage: mpi_matrix [--phase api|matrix|stress|multi|nomon|subcomm[,...]] [--op %s]\n"
            "                  [--algo NAME[,NAME...]] [--only-background] [--stride N] [--iters N] "
            "[--no-large]\n"
            "                  [--all-pats] [--seed N] [--watchdog S]\n"
@@ -1701,14 +1701,29 @@ static const phase_t g_phases[] = {
 };
 #define NPHASES ((int)(sizeof(g_phases) / sizeof(g_phases[0])))
 
-static int known_phase(const char *name)
+/* Whether the comma-separated list holds the name. */
+static int listed(const char *list, const char *name)
 {
-    int k;
+    size_t n = strlen(name);
+    const char *p;
 
-    for (k = 0; k < NPHASES; k++)
-        if (strcmp(g_phases[k].name, name) == 0)
+    for (p = list; p != NULL; p = strchr(p, ','), p = p ? p + 1 : NULL)
+        if (strncmp(p, name, n) == 0 && (p[n] == ',' || p[n] == '\0'))
             return 1;
     return 0;
+}
+
+/* Every name of --phase is a phase. */
+static int known_phases(const char *list)
+{
+    int k, named = 0;
+    const char *p;
+
+    for (k = 0; k < NPHASES; k++)
+        named += listed(list, g_phases[k].name);
+    for (p = list, k = 1; *p != '\0'; p++)
+        k += *p == ',';
+    return named == k;
 }
 
 static void alloc_inputs(inputs_t *in)
@@ -1808,7 +1823,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &g_w.size);
     setvbuf(stdout, NULL, _IOLBF, 0);
     memset(&total, 0, sizeof(total));
-    if (parse_args(argc, argv) != 0 || (g_opt.phase != NULL && !known_phase(g_opt.phase))) {
+    if (parse_args(argc, argv) != 0 || (g_opt.phase != NULL && !known_phases(g_opt.phase))) {
         if (g_w.rank == 0)
             usage();
         MPI_Finalize();
@@ -1837,7 +1852,7 @@ int main(int argc, char **argv)
 
     /* the phases */
     for (k = 0; k < NPHASES; k++)
-        if ((g_opt.phase == NULL || strcmp(g_opt.phase, g_phases[k].name) == 0) &&
+        if ((g_opt.phase == NULL || listed(g_opt.phase, g_phases[k].name)) &&
             (!g_opt.only_background || g_phases[k].background_too))
             run_phase(&g_phases[k], ctx, &in, &total);
 

@@ -21,7 +21,7 @@
  *            running its share of the operation's combinations (count x
  *            datatype layout x reduction op x in place: about 64 per
  *            algorithm and P, rotating with P so that the process counts of
- *            a run cover them all) plus large ones; random 0-3 ms delays
+ *            a run cover them all) plus large ones; random 0-2 ms delays
  *   stress   the monitor path over --iters calls per site, a context per
  *            predictor (edge: every algorithm, a fifth of the calls with an
  *            explicit PAT, one site per op switching algorithm every 3
@@ -67,7 +67,7 @@
 #include "papcoll.h"
 
 #define MAX_PRINTED 20
-#define MAX_DELAY_US 3000
+#define MAX_DELAY_US 2000
 #define MAX_CHAIN 4 /* fallback steps to an algorithm without restriction */
 
 /* ------------------------------------------------------------ options */

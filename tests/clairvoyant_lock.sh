@@ -17,7 +17,7 @@ need_bins "$BIN"
 rc=0
 export PAPCOLL_MODEL_BETA=1e-9 PAPCOLL_MODEL_GAMMA=1e-10
 ALPHAS="1e-8 1e-3"
-tsan_build && ! full_run && ALPHAS="1e-8"
+tsan_sample && ALPHAS="1e-8"
 for alpha in $ALPHAS; do
     NPS="3 8"
     [[ $alpha == 1e-3 ]] && NPS="5"

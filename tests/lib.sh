@@ -5,8 +5,9 @@
 #   need_bins FILE...   fail (exit 1) naming the first FILE that is not built
 #   make_scratch        TMP = a fresh directory, removed when the script exits
 #   sanitized           true in a sanitizer build (OUTDIR build/asan, build/tsan)
-#   tsan_build          true in the ThreadSanitizer build: a script may leave out
-#                       what runs in one thread only (TSan finds races, nothing else)
+#   tsan_sample         true in make test's ThreadSanitizer run (not the full run):
+#                       a script may leave out what runs in one thread only (TSan
+#                       finds races, nothing else)
 #   full_run            true in `make test-full` (PAPCOLL_TEST_FULL=1): a script
 #                       may then run more of its cases than its sample
 # and for the end-to-end tests of a program (papbench.sh, fft.sh, pic.sh),
@@ -45,8 +46,8 @@ sanitized() {
     [[ $OUTDIR == *tsan* || $OUTDIR == *asan* ]]
 }
 
-tsan_build() {
-    [[ $OUTDIR == *tsan* ]]
+tsan_sample() {
+    [[ $OUTDIR == *tsan* ]] && ! full_run
 }
 
 full_run() {

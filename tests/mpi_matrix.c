@@ -1701,29 +1701,23 @@ static const phase_t g_phases[] = {
 };
 #define NPHASES ((int)(sizeof(g_phases) / sizeof(g_phases[0])))
 
-/* Whether the comma-separated list holds the name. */
-static int listed(const char *list, const char *name)
-{
-    size_t n = strlen(name);
-    const char *p;
-
-    for (p = list; p != NULL; p = strchr(p, ','), p = p ? p + 1 : NULL)
-        if (strncmp(p, name, n) == 0 && (p[n] == ',' || p[n] == '\0'))
-            return 1;
-    return 0;
-}
-
 /* Every name of --phase is a phase. */
 static int known_phases(const char *list)
 {
-    int k, named = 0;
-    const char *p;
+    char name[32];
+    const char *p = list, *e;
+    int k, found;
 
-    for (k = 0; k < NPHASES; k++)
-        named += listed(list, g_phases[k].name);
-    for (p = list, k = 1; *p != '\0'; p++)
-        k += *p == ',';
-    return named == k;
+    do {
+        e = strchr(p, ',');
+        snprintf(name, sizeof(name), "%.*s", (int)(e ? e - p : (long)strlen(p)), p);
+        for (k = 0, found = 0; k < NPHASES; k++)
+            found |= strcmp(g_phases[k].name, name) == 0;
+        if (!found)
+            return 0;
+        p = e + 1;
+    } while (e != NULL);
+    return 1;
 }
 
 static void alloc_inputs(inputs_t *in)
@@ -1852,7 +1846,7 @@ int main(int argc, char **argv)
 
     /* the phases */
     for (k = 0; k < NPHASES; k++)
-        if ((g_opt.phase == NULL || listed(g_opt.phase, g_phases[k].name)) &&
+        if ((g_opt.phase == NULL || in_list(g_opt.phase, g_phases[k].name)) &&
             (!g_opt.only_background || g_phases[k].background_too))
             run_phase(&g_phases[k], ctx, &in, &total);
 

@@ -214,6 +214,8 @@ timeout -k 5 120 mpirun --oversubscribe --mca mpi_yield_when_idle 1 -np 4 "$PB" 
 
 # 2. Replace mode, every algorithm of every op forced.
 mapfile -t ALGOS < <("$T/papcoll-algos")
+# turn J: set k runs the J-th of the other four programs (the full run: all four).
+turn() { full_run || [[ $((k % 4)) -eq $1 ]]; }
 max=$(printf '%s\n' "${ALGOS[@]}" | awk '{ n[$1]++ } END { for (o in n) if (n[o] > m) m = n[o]; print m }')
 for ((k = 0; k < max; k++)); do
     forced=() label=""
@@ -232,24 +234,23 @@ for ((k = 0; k < max; k++)); do
             expect "replace-c-$k-$p" errors == 0 && expect "replace-c-$k-$p" differ == 0 &&
             at_least "replace-c-$k-$p" $((200 * p))
     done
-    # The other programs in turn, one a set (the full run: all four).
     f=$(full_run && echo $k || echo $((k / 4)))
     fprog=$([[ $((f % 2)) -eq 0 ]] && echo check_mpif || echo check_usempi) fnp=$((3 + f % 2))
-    if full_run || [[ $((k % 4)) -eq 0 ]]; then
+    if turn 0; then
         run "replace-f-$k" $fnp PAPCOLL_MODE=replace PAPCOLL_SITE_ID=function "${forced[@]}" -- "$T/$fprog" &&
             expect "replace-f-$k" errors == 0 && expect "replace-f-$k" signature_keyed == 0 &&
             at_least "replace-f-$k" $((100 * fnp))
     fi
-    if full_run || [[ $((k % 4)) -eq 1 ]]; then
+    if turn 1; then
         run "replace-split-$k" $other PAPCOLL_MODE=replace "${forced[@]}" -- "$T/split_c" --iters 2 &&
             expect "replace-split-$k" errors == 0 && expect "replace-split-$k" differ == 0 &&
             [[ $(handled "replace-split-$k") -eq $(($(split_calls $other) - 40 * other)) ]] ||
             fail "replace-split-$k: $(handled "replace-split-$k") rank-calls through papcoll"
     fi
-    if full_run || [[ $((k % 4)) -eq 2 ]]; then
+    if turn 2; then
         run "replace-inter-$k" 5 PAPCOLL_MODE=replace "${forced[@]}" -- "$T/inter_c" && inter_ok "replace-inter-$k" 5 480 0
     fi
-    if full_run || [[ $((k % 4)) -eq 3 ]]; then
+    if turn 3; then
         run "replace-py-$k" $other PAPCOLL_MODE=replace "${forced[@]}" -- $PY "$ROOT/tests/pmpi/check_py.py" &&
             expect "replace-py-$k" errors == 0 && at_least "replace-py-$k" $((100 * other))
     fi

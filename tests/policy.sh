@@ -35,7 +35,7 @@ done
 # PAT file; decision times in results.json.
 printf '0 0 0 0\n0 0 0 0.005\n0 0 0 0.005\n0.001 0 0.002 0\n' >"$TMP/pat.txt"
 OPS="gather reduce bcast"
-tsan_build && ! full_run && OPS="reduce"
+tsan_sample && OPS="reduce"
 for op in $OPS; do
     timeout -k 5 120 mpirun --oversubscribe --mca mpi_yield_when_idle 1 -np 4 "$OUTDIR/bin/papbench" --op $op \
         --algos mpi,auto,rules:"$ROOT/configs/papcoll/rules-emu8.conf" --pattern replay:"$TMP/pat.txt" \
@@ -44,7 +44,7 @@ for op in $OPS; do
     grep -q '"decision"' "$TMP/pb-$op/results.json" 2>/dev/null || {
         echo "FAIL policy.sh: papbench --op $op: no decision times in results.json"; rc=1; }
 done
-if tsan_build && ! full_run; then
+if tsan_sample; then
     exit $rc
 fi
 # model_cache (docs/policies.md): a measured model is appended under the

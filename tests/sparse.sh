@@ -15,7 +15,7 @@ NPS="1 4 5"
 full_run && NPS="1 2 3 5 6 8"
 ARGS=()
 sanitized && NPS="2 5"
-tsan_build && ! full_run && NPS="3" ARGS=(--sparse-only)
+tsan_sample && NPS="3" ARGS=(--sparse-only)
 for P in $NPS; do
     timeout -k 5 400 mpirun --oversubscribe --mca mpi_yield_when_idle 1 -np "$P" "$BIN" "${ARGS[@]}" || rc=1
 done
